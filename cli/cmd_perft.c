@@ -1,0 +1,111 @@
+/* damero perft: node counts of the move generator, to compare with published figures. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "notation.h"
+#include "options.h"
+#include "perft.h"
+
+static const char help[] =
+    "usage: damero perft --variant NAME --depth D [--fen FEN] [--keep-duplicates] [--divide]\n"
+    "\n"
+    "Counts the move sequences of 1..D plies from a position (the initial one by default)\n"
+    "and prints one line per depth: depth, nodes, seconds, nodes per second.\n"
+    "\n"
+    "  --variant NAME     the rules (see 'damero --help' for the list)\n"
+    "  --depth D          the deepest count, 1 to 20 plies\n"
+    "  --fen FEN          start from this position, in the variant's own notation,\n"
+    "                     e.g. W:W31,32,K45:B1,2,K7 or, algebraic, W:Wc3,Kd4:Bf6\n"
+    "  --keep-duplicates  count captures that take the same pieces in another order as\n"
+    "                     different moves (by default they are one move, as players see it)\n"
+    "  --divide           after the counts, the nodes below each move at the root\n";
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void print_divide(const struct variant *v, const struct position *p, int depth,
+                         unsigned flags)
+{
+    struct move_list list;
+
+    generate_moves(v, p, flags, &list);
+    for (int i = 0; i < list.count; i++) {
+        struct position next;
+        char text[MOVE_TEXT_SIZE];
+        make_move(p, &list.moves[i], &next);
+        move_text(v, &list.moves[i], text);
+        printf("%-24s %" PRIu64 "\n", text, perft(v, &next, depth - 1, flags));
+    }
+}
+
+int cmd_perft(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "variant", required_argument, NULL, 'v' },
+        { "depth", required_argument, NULL, 'd' },
+        { "fen", required_argument, NULL, 'f' },
+        { "keep-duplicates", no_argument, NULL, 'k' },
+        { "divide", no_argument, NULL, 'D' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const struct variant *v = NULL;
+    const char *fen = NULL;
+    int depth = 0, opt;
+    unsigned flags = 0;
+    int divide = 0;
+    struct position p;
+    char err[256];
+
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'v':
+            if (!(v = parse_variant("perft", optarg)))
+                return EXIT_USAGE;
+            break;
+        case 'd':
+            if (parse_int("perft", "--depth", optarg, 1, 20, &depth) < 0)
+                return EXIT_USAGE;
+            break;
+        case 'f': fen = optarg; break;
+        case 'k': flags |= MOVES_KEEP_DUPLICATES; break;
+        case 'D': divide = 1; break;
+        case 'h': fputs(help, stdout); return EXIT_OK;
+        case ':': return usage_error("perft", "%s needs a value", argv[optind - 1]);
+        default: return usage_error("perft", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return usage_error("perft", "unexpected argument '%s'", argv[optind]);
+    if (!v)
+        return usage_error("perft", "--variant is required");
+    if (depth == 0)
+        return usage_error("perft", "--depth is required");
+    if (fen) {
+        if (fen_parse(v, fen, &p, err, sizeof err) < 0)
+            return usage_error("perft", "%s", err);
+    } else {
+        position_initial(v, &p);
+    }
+    for (int d = 1; d <= depth; d++) {
+        double start = seconds_now();
+        uint64_t nodes = perft(v, &p, d, flags);
+        double elapsed = seconds_now() - start;
+        printf("%2d %14" PRIu64 " %10.3f s %12.0f nodes/s\n", d, nodes, elapsed,
+               elapsed > 0 ? (double)nodes / elapsed : 0.0);
+        fflush(stdout);
+    }
+    if (divide)
+        print_divide(v, &p, depth, flags);
+    return EXIT_OK;
+}

@@ -1,0 +1,8 @@
+/* The subcommands of `damero`. Each takes its own argv (argv[0] is the subcommand name)
+ * and returns the process exit code (enum exit_code). */
+#ifndef DAMERO_CLI_COMMANDS_H
+#define DAMERO_CLI_COMMANDS_H
+
+int cmd_perft(int argc, char **argv);
+
+#endif

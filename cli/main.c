@@ -1,0 +1,49 @@
+/* damero: endgame tablebases for draughts. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "options.h"
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    { "perft", cmd_perft, "count move sequences to a depth (checks the move generator)" },
+};
+
+static void print_help(FILE *out)
+{
+    fprintf(out,
+            "usage: damero COMMAND [OPTIONS]\n"
+            "\n"
+            "Endgame tablebases for draughts: generation, probing, and the verification\n"
+            "of move-limit draw rules.\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nVariants:\n");
+    for (const struct variant *v = variants; v->name; v++)
+        fprintf(out, "  %-14s %s\n", v->name, v->title);
+    fprintf(out, "\n'damero COMMAND --help' explains a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        print_help(stdout);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "damero: unknown command '%s' (see 'damero --help')\n", argv[1]);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,48 @@
+#include "options.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "damero %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see 'damero %s --help')\n", cmd);
+    return EXIT_USAGE;
+}
+
+const struct variant *parse_variant(const char *cmd, const char *name)
+{
+    const struct variant *v = variant_by_name(name);
+
+    if (v)
+        return v;
+    fprintf(stderr, "damero %s: unknown variant '%s'; the variants are:", cmd, name ? name : "");
+    for (const struct variant *w = variants; w->name; w++)
+        fprintf(stderr, " %s", w->name);
+    fprintf(stderr, "\n");
+    return NULL;
+}
+
+int parse_int(const char *cmd, const char *option, const char *text, int min, int max,
+              int *value)
+{
+    char *end;
+    long n;
+
+    errno = 0;
+    n = strtol(text, &end, 10);
+    if (errno || end == text || *end != '\0' || n < min || n > max) {
+        usage_error(cmd, "%s takes a whole number from %d to %d, not '%s'", option, min, max,
+                    text);
+        return -1;
+    }
+    *value = (int)n;
+    return 0;
+}

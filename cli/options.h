@@ -1,0 +1,20 @@
+/* What the subcommands of `damero` share: exit codes, error messages, option values. */
+#ifndef DAMERO_CLI_OPTIONS_H
+#define DAMERO_CLI_OPTIONS_H
+
+#include "variant.h"
+
+enum exit_code { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
+
+/* Prints "damero CMD: message" and a hint to CMD --help on stderr; returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The variant called name, or NULL after printing an error that lists the variants. */
+const struct variant *parse_variant(const char *cmd, const char *name);
+
+/* Parses a whole decimal number in [min, max]; returns 0, or -1 after printing an error
+ * naming the option. */
+int parse_int(const char *cmd, const char *option, const char *text, int min, int max,
+              int *value);
+
+#endif

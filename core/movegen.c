@@ -1,0 +1,370 @@
+#include "movegen.h"
+
+#include <string.h>
+
+/* Forward directions of each side's men. */
+static const enum direction forward[2][2] = {
+    [WHITE] = { DIR_UP_LEFT, DIR_UP_RIGHT },
+    [BLACK] = { DIR_DOWN_LEFT, DIR_DOWN_RIGHT },
+};
+
+static bool man_may_capture_toward(const struct variant *v, enum side s, enum direction d)
+{
+    return v->men_capture_backward || d == forward[s][0] || d == forward[s][1];
+}
+
+/* The nearest square of `set` from the start of a ray in direction d: rays in the "up"
+ * directions run to higher bits, the others to lower bits. */
+static int nearest(const struct geometry *g, bb_t set, enum direction d)
+{
+    return g->shift[d] > 0 ? bb_first(set) : 63 - __builtin_clzll(set);
+}
+
+/* ---- captures ---------------------------------------------------------------------- */
+
+/* The state of the depth-first search over one piece's capture sequences. */
+struct capture_search {
+    const struct variant *v;
+    const struct geometry *g;
+    unsigned flags;
+    struct move_list *list;
+    bb_t enemy, enemy_kings;
+    bb_t empty;           /* includes the capturing piece's starting square */
+    bb_t men_may_jump;    /* enemy pieces a man is allowed to take */
+    bb_t crown;           /* the mover's promotion rank */
+    enum side side;
+    int from;
+    bool started_as_king;
+    bool crowned;         /* became a king during this capture */
+    bb_t captured;
+    int jumps;
+    uint8_t landing[MAX_JUMPS], jumped[MAX_JUMPS];
+};
+
+/* The precedence of a capture: a number that is larger for the capture the variant's
+ * criteria prefer, with the criteria packed from most to least significant. */
+static uint32_t capture_precedence(const struct capture_search *cs)
+{
+    unsigned rules = cs->v->precedence;
+    uint32_t order = 0, key = 0;
+
+    for (int i = 0; i < cs->jumps; i++)
+        if (cs->enemy_kings & bb_of(cs->jumped[i]))
+            order |= 1u << (15 - i);
+    if (rules & PRECEDENCE_MOST_PIECES)
+        key |= (uint32_t)cs->jumps << 24;
+    if (rules & PRECEDENCE_WITH_KING)
+        key |= (uint32_t)cs->started_as_king << 23;
+    if (rules & PRECEDENCE_MOST_KINGS)
+        key |= (uint32_t)bb_count(cs->captured & cs->enemy_kings) << 16;
+    if (rules & PRECEDENCE_KING_FIRST)
+        key |= order;
+    return key;
+}
+
+static bool same_move(const struct move *a, const struct move *b, unsigned flags)
+{
+    if (a->from != b->from || a->to != b->to || a->captured != b->captured ||
+        a->promotes != b->promotes)
+        return false;
+    return !(flags & MOVES_KEEP_DUPLICATES) ||
+           memcmp(a->jumped, b->jumped, a->num_jumps) == 0;
+}
+
+/* Adds a move unless a better capture is known or it is already listed; drops the listed
+ * moves when it is a better capture than they are. All listed moves share one precedence. */
+static void list_add(struct move_list *list, const struct move *m, unsigned flags)
+{
+    if (list->count > 0) {
+        uint32_t best = list->moves[0].precedence;
+        if (m->precedence < best)
+            return;
+        if (m->precedence > best)
+            list->count = 0;
+    }
+    for (int i = 0; i < list->count; i++)
+        if (same_move(&list->moves[i], m, flags))
+            return;
+    if (list->count == MAX_MOVES) {
+        list->overflow = true;
+        return;
+    }
+    list->moves[list->count++] = *m;
+}
+
+static void record_capture(struct capture_search *cs, int to)
+{
+    struct move m;
+
+    m.from = (uint8_t)cs->from;
+    m.to = (uint8_t)to;
+    m.captured = cs->captured;
+    m.num_jumps = (uint8_t)cs->jumps;
+    m.promotes = !cs->started_as_king && (cs->crowned || (cs->crown & bb_of(to)));
+    m.precedence = capture_precedence(cs);
+    memcpy(m.landing, cs->landing, (size_t)cs->jumps);
+    memcpy(m.jumped, cs->jumped, (size_t)cs->jumps);
+    list_add(cs->list, &m, cs->flags);
+}
+
+static void continue_capture(struct capture_search *cs, int square, bool as_king);
+
+/* The first piece a flying king at `square` meets in direction d, or -1. */
+static int first_piece(const struct capture_search *cs, int square, enum direction d)
+{
+    bb_t blockers = cs->g->ray[square][d] & ~cs->empty;
+    return blockers ? nearest(cs->g, blockers, d) : -1;
+}
+
+/* Whether the piece at `square` can take an uncaptured enemy piece as the next jump. */
+static bool can_jump(const struct capture_search *cs, int square, bool as_king)
+{
+    const struct geometry *g = cs->g;
+    bb_t takeable = (as_king ? cs->enemy : cs->men_may_jump) & ~cs->captured;
+
+    for (int d = 0; d < NUM_DIRS; d++) {
+        if (!as_king && !man_may_capture_toward(cs->v, cs->side, (enum direction)d))
+            continue;
+        int over = (as_king && cs->v->flying_kings) ? first_piece(cs, square, (enum direction)d)
+                                                    : g->step[square][d];
+        if (over < 0 || !(takeable & bb_of(over)))
+            continue;
+        int land = g->step[over][d];
+        if (land >= 0 && (cs->empty & bb_of(land)))
+            return true;
+    }
+    return false;
+}
+
+/* Lands after jumping `over` on `land`, then goes on capturing or ends the move there. */
+static void jump_to(struct capture_search *cs, int over, int land, bool as_king)
+{
+    bool crowned_before = cs->crowned;
+
+    cs->jumped[cs->jumps] = (uint8_t)over;
+    cs->landing[cs->jumps] = (uint8_t)land;
+    cs->jumps++;
+    cs->captured |= bb_of(over);
+    if (!as_king && (cs->crown & bb_of(land)) && cs->v->promote_mid_capture) {
+        cs->crowned = true;
+        as_king = true;
+    }
+    continue_capture(cs, land, as_king);
+    cs->crowned = crowned_before;
+    cs->captured &= ~bb_of(over);
+    cs->jumps--;
+}
+
+/* Every capture a flying king can make next from `square` in direction d. Where some of
+ * the squares beyond the jumped piece let the capture go on, only those may be used. */
+static bool flying_jumps(struct capture_search *cs, int square, enum direction d)
+{
+    const struct geometry *g = cs->g;
+    int over = first_piece(cs, square, d);
+    int lands[16], num_lands = 0;
+    bool any_continues = false, continues[16];
+
+    if (over < 0 || !(cs->enemy & ~cs->captured & bb_of(over)))
+        return false;
+    for (int l = g->step[over][d]; l >= 0 && (cs->empty & bb_of(l)); l = g->step[l][d])
+        lands[num_lands++] = l;
+    if (num_lands == 0)
+        return false;
+    cs->captured |= bb_of(over);
+    for (int i = 0; i < num_lands; i++)
+        any_continues |= continues[i] = can_jump(cs, lands[i], true);
+    cs->captured &= ~bb_of(over);
+    for (int i = 0; i < num_lands; i++)
+        if (continues[i] || !any_continues)
+            jump_to(cs, over, lands[i], true);
+    return true;
+}
+
+/* The capture a man or a short king can make next from `square` in direction d. */
+static bool short_jump(struct capture_search *cs, int square, enum direction d, bool as_king)
+{
+    const struct geometry *g = cs->g;
+    bb_t takeable = (as_king ? cs->enemy : cs->men_may_jump) & ~cs->captured;
+    int over = g->step[square][d];
+    int land = over < 0 ? -1 : g->step[over][d];
+
+    if (land < 0 || !(takeable & bb_of(over)) || !(cs->empty & bb_of(land)))
+        return false;
+    jump_to(cs, over, land, as_king);
+    return true;
+}
+
+static void continue_capture(struct capture_search *cs, int square, bool as_king)
+{
+    bool jumped = false;
+
+    for (int d = 0; d < NUM_DIRS; d++) {
+        if (as_king && cs->v->flying_kings)
+            jumped |= flying_jumps(cs, square, (enum direction)d);
+        else if (as_king || man_may_capture_toward(cs->v, cs->side, (enum direction)d))
+            jumped |= short_jump(cs, square, (enum direction)d, as_king);
+    }
+    if (!jumped && cs->jumps > 0)
+        record_capture(cs, square);
+}
+
+static void generate_captures(const struct variant *v, const struct position *p,
+                              unsigned flags, struct move_list *list)
+{
+    const struct geometry *g = v->board();
+    enum side s = p->side, o = side_other(s);
+    struct capture_search cs = {
+        .v = v, .g = g, .flags = flags, .list = list, .side = s,
+        .enemy = position_pieces(p, o), .enemy_kings = p->kings[o],
+        .men_may_jump = v->men_capture_kings ? position_pieces(p, o) : p->men[o],
+        .crown = promotion_rank(g, s),
+    };
+    bb_t empty = g->board & ~position_occupied(p);
+    int from;
+
+    BB_FOR_EACH(from, position_pieces(p, s)) {
+        cs.from = from;
+        cs.empty = empty | bb_of(from);
+        cs.started_as_king = (p->kings[s] & bb_of(from)) != 0;
+        continue_capture(&cs, from, cs.started_as_king);
+    }
+}
+
+bool has_capture(const struct variant *v, const struct position *p)
+{
+    const struct geometry *g = v->board();
+    enum side s = p->side, o = side_other(s);
+    bb_t enemy = position_pieces(p, o);
+    bb_t men_may_jump = v->men_capture_kings ? enemy : p->men[o];
+    bb_t empty = g->board & ~position_occupied(p);
+    int k;
+
+    for (int d = 0; d < NUM_DIRS; d++) {
+        if (man_may_capture_toward(v, s, (enum direction)d) &&
+            (bb_step(g, bb_step(g, p->men[s], d) & men_may_jump, d) & empty))
+            return true;
+        if (!v->flying_kings && (bb_step(g, bb_step(g, p->kings[s], d) & enemy, d) & empty))
+            return true;
+    }
+    if (!v->flying_kings)
+        return false;
+    BB_FOR_EACH(k, p->kings[s]) {
+        for (int d = 0; d < NUM_DIRS; d++) {
+            bb_t blockers = g->ray[k][d] & ~empty;
+            if (!blockers)
+                continue;
+            int over = nearest(g, blockers, (enum direction)d);
+            int land = g->step[over][d];
+            if ((enemy & bb_of(over)) && land >= 0 && (empty & bb_of(land)))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* ---- quiet moves ------------------------------------------------------------------- */
+
+static void add_quiet(struct move_list *list, int from, int to, bool promotes)
+{
+    struct move *m;
+
+    if (list->count == MAX_MOVES) {
+        list->overflow = true;
+        return;
+    }
+    m = &list->moves[list->count++];
+    m->captured = 0;
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->num_jumps = 0;
+    m->promotes = promotes;
+    m->precedence = 0;
+}
+
+/* The squares a king on k can move to in direction d without capturing. */
+static bb_t king_targets(const struct variant *v, const struct geometry *g, int k,
+                         enum direction d, bb_t occupied)
+{
+    if (!v->flying_kings) {
+        int t = g->step[k][d];
+        return t >= 0 && !(occupied & bb_of(t)) ? bb_of(t) : 0;
+    }
+    bb_t ray = g->ray[k][d], blockers = ray & occupied;
+    if (!blockers)
+        return ray;
+    int b = nearest(g, blockers, d);
+    return ray & ~g->ray[b][d] & ~bb_of(b);
+}
+
+static void generate_quiet(const struct variant *v, const struct position *p,
+                           struct move_list *list)
+{
+    const struct geometry *g = v->board();
+    enum side s = p->side;
+    bb_t occupied = position_occupied(p), empty = g->board & ~occupied;
+    bb_t crown = promotion_rank(g, s);
+    int k, t;
+
+    for (int i = 0; i < 2; i++) {
+        enum direction d = forward[s][i];
+        BB_FOR_EACH(t, bb_step(g, p->men[s], d) & empty)
+            add_quiet(list, t - g->shift[d], t, (crown & bb_of(t)) != 0);
+    }
+    BB_FOR_EACH(k, p->kings[s]) {
+        for (int d = 0; d < NUM_DIRS; d++)
+            BB_FOR_EACH(t, king_targets(v, g, k, (enum direction)d, occupied))
+                add_quiet(list, k, t, false);
+    }
+}
+
+/* ---- the public entry points ------------------------------------------------------- */
+
+void generate_moves(const struct variant *v, const struct position *p, unsigned flags,
+                    struct move_list *list)
+{
+    list->count = 0;
+    list->overflow = false;
+    if (has_capture(v, p))
+        generate_captures(v, p, flags, list);
+    else
+        generate_quiet(v, p, list);
+}
+
+int count_moves(const struct variant *v, const struct position *p, unsigned flags)
+{
+    const struct geometry *g = v->board();
+    enum side s = p->side;
+    bb_t occupied = position_occupied(p), empty = g->board & ~occupied;
+    int count = 0, k;
+
+    if (has_capture(v, p)) {
+        struct move_list list;
+        generate_moves(v, p, flags, &list);
+        return list.count;
+    }
+    for (int i = 0; i < 2; i++)
+        count += bb_count(bb_step(g, p->men[s], forward[s][i]) & empty);
+    BB_FOR_EACH(k, p->kings[s]) {
+        for (int d = 0; d < NUM_DIRS; d++)
+            count += bb_count(king_targets(v, g, k, (enum direction)d, occupied));
+    }
+    return count;
+}
+
+void make_move(const struct position *p, const struct move *m, struct position *out)
+{
+    enum side s = p->side, o = side_other(s);
+    bb_t from = bb_of(m->from), to = bb_of(m->to);
+    bool king = (p->kings[s] & from) != 0;
+
+    *out = *p;
+    out->men[s] &= ~from;
+    out->kings[s] &= ~from;
+    if (king || m->promotes)
+        out->kings[s] |= to;
+    else
+        out->men[s] |= to;
+    out->men[o] &= ~m->captured;
+    out->kings[o] &= ~m->captured;
+    out->side = o;
+}

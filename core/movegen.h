@@ -1,0 +1,56 @@
+/* Legal moves under each variant's rules, and making them.
+ *
+ * Capture is compulsory. A capture is one move however many pieces it takes: jumped
+ * pieces stay on the board until the move ends, so they block and cannot be jumped twice,
+ * while the capturing piece's own starting square counts as empty. Among captures, the
+ * variant's precedence criteria (most pieces, king first, ...) decide which are legal.
+ * A flying king that may land on several squares beyond a piece must land where the
+ * capture can go on, if any such square exists. */
+#ifndef DAMERO_MOVEGEN_H
+#define DAMERO_MOVEGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "position.h"
+
+#define MAX_JUMPS 24  /* more than the pieces one side can have on the largest board */
+#define MAX_MOVES 512 /* far above the legal moves of any position met in practice */
+
+struct move {
+    bb_t captured;             /* the pieces taken, empty for a quiet move */
+    uint8_t from, to;          /* square bits; equal when a king's capture ends at home */
+    uint8_t num_jumps;         /* pieces taken */
+    bool promotes;             /* a man that ends the move as a king */
+    uint32_t precedence;       /* rank among captures under the variant's criteria */
+    uint8_t landing[MAX_JUMPS]; /* square after each jump, the last one is `to` */
+    uint8_t jumped[MAX_JUMPS];  /* the piece taken by each jump, in order */
+};
+
+struct move_list {
+    int count;
+    bool overflow; /* more than MAX_MOVES moves: the list holds only the first ones */
+    struct move moves[MAX_MOVES];
+};
+
+/* How to tell capture moves apart. Two capture sequences that take the same pieces and
+ * end on the same square are one move by default (as players and PDN see them). With
+ * MOVES_KEEP_DUPLICATES they are counted apart when they take the pieces in a different
+ * order, the convention of published perft figures; sequences that differ only in where
+ * a flying king touched down between two jumps remain one move. */
+enum move_flags { MOVES_KEEP_DUPLICATES = 1 };
+
+/* Every legal move of the side to move. Thread-safe (no shared state). */
+void generate_moves(const struct variant *v, const struct position *p, unsigned flags,
+                    struct move_list *list);
+
+/* Whether the side to move has a capture, without listing them. */
+bool has_capture(const struct variant *v, const struct position *p);
+
+/* The number of legal moves; faster than generate_moves when there is no capture. */
+int count_moves(const struct variant *v, const struct position *p, unsigned flags);
+
+/* The position after m, which must be one of the moves generated for p. */
+void make_move(const struct position *p, const struct move *m, struct position *out);
+
+#endif

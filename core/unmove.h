@@ -1,0 +1,40 @@
+/* Un-moves: the quiet moves that could have led to a position, for retrograde analysis.
+ *
+ * In position p the side that just moved is the one not to move. Its last move, if it
+ * was not a capture, was a king move, a man's step, or a man's step onto the last rank
+ * that crowned it. A predecessor is kept only if that move was legal there, that is, if
+ * the side that moved had no capture to make (capture is compulsory). */
+#ifndef DAMERO_UNMOVE_H
+#define DAMERO_UNMOVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "movegen.h"
+
+enum unmove_kind {
+    UNMOVE_KING,      /* a king moved from `from` to `to` */
+    UNMOVE_MAN,       /* a man stepped from `from` to `to` */
+    UNMOVE_PROMOTION, /* a man stepped from `from` to `to` and was crowned there */
+};
+
+struct unmove {
+    uint8_t from, to; /* square bits, as the forward move goes */
+    uint8_t kind;     /* enum unmove_kind */
+};
+
+struct unmove_list {
+    int count;
+    bool overflow; /* more than MAX_MOVES un-moves: the list holds only the first ones */
+    struct unmove moves[MAX_MOVES];
+};
+
+/* Every quiet move of the side not to move in p that leads to p from a position where it
+ * was legal. Thread-safe. */
+void generate_unmoves(const struct variant *v, const struct position *p,
+                      struct unmove_list *list);
+
+/* The position before the un-move u of p. */
+void unmake_move(const struct position *p, const struct unmove *u, struct position *out);
+
+#endif
