@@ -46,10 +46,10 @@ void square_name(const struct variant *v, int bit, char name[SQUARE_NAME_SIZE])
 {
     const struct geometry *g = v->board();
 
-    if (v->algebraic)
-        snprintf(name, SQUARE_NAME_SIZE, "%c%d", (char)('a' + shown_file(v, g, g->file_of[bit])),
-                 g->rank_of[bit] + 1);
-    else
+    if (v->algebraic) {
+        name[0] = (char)('a' + shown_file(v, g, g->file_of[bit]));
+        snprintf(name + 1, SQUARE_NAME_SIZE - 1, "%d", g->rank_of[bit] + 1);
+    } else
         snprintf(name, SQUARE_NAME_SIZE, "%d", square_number(v, bit));
 }
 
@@ -153,12 +153,15 @@ static int place(struct fen_reader *r, struct position *p, enum side s, bool kin
 /* Reads one side's list: K?square or square-square ranges, separated by commas. */
 static int read_pieces(struct fen_reader *r, struct position *p, enum side s, bb_t *seen)
 {
+    bool after_comma = false;
+
     for (;;) {
         bool king = false;
         int first, last;
 
         skip_spaces(r);
-        if (r->text[r->pos] == ':' || r->text[r->pos] == '.' || r->text[r->pos] == '\0')
+        if (!after_comma &&
+            (r->text[r->pos] == ':' || r->text[r->pos] == '.' || r->text[r->pos] == '\0'))
             return 0;
         if (r->text[r->pos] == 'K') {
             king = true;
@@ -180,7 +183,8 @@ static int read_pieces(struct fen_reader *r, struct position *p, enum side s, bb
             if (place(r, p, s, king, square_from_number(r->v, n), seen) < 0)
                 return -1;
         skip_spaces(r);
-        if (r->text[r->pos] == ',')
+        after_comma = r->text[r->pos] == ',';
+        if (after_comma)
             r->pos++;
         else if (r->text[r->pos] != ':' && r->text[r->pos] != '.' && r->text[r->pos] != '\0')
             return fen_error(r, "expected ',' or ':' after a square");

@@ -12,7 +12,7 @@
 #include "movegen.h"
 #include "position.h"
 
-#define SQUARE_NAME_SIZE 12 /* "50" or "h8"; room for any int keeps -Wformat-truncation quiet */
+#define SQUARE_NAME_SIZE 16 /* "50" or "h8"; room for any int keeps -Wformat-truncation quiet */
 #define FEN_SIZE 256       /* enough for any position on the largest board */
 #define MOVE_TEXT_SIZE (MAX_JUMPS * 3 + 8)
 

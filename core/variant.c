@@ -13,7 +13,9 @@
 /* Numbered notation as on an English board: from the top, left to right, b8 (b10) = 1. */
 #define NUMBERED_FROM_TOP_LEFT .algebraic = false, .mirrored = false, \
     .number_from_top = true, .number_left_to_right = true
-#define ALGEBRAIC .algebraic = true
+/* Algebraic squares; the numbering order (used for sorting) runs a1, c1, ..., h8. */
+#define ALGEBRAIC .algebraic = true, .mirrored = false, \
+    .number_from_top = false, .number_left_to_right = true
 
 const struct variant variants[] = {
     { .name = "international", .title = "International draughts (FMJD)", .pdn_gametype = 20,

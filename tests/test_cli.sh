@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The damero command as a user meets it: output shape, exit codes, error messages.
+set -u
+damero=$1
+failures=0 checks=0
+
+# expect CODE WORDS -- ARGS...: runs damero ARGS, checks its exit code and that its output
+# (stdout and stderr) contains WORDS.
+expect() {
+  local code=$1 words=$2 out status
+  shift 3
+  checks=$((checks + 1))
+  out=$("$damero" "$@" 2>&1)
+  status=$?
+  if [ "$status" -ne "$code" ] || [[ "$out" != *"$words"* ]]; then
+    echo "FAIL: damero $* -> exit $status (want $code), output:"
+    echo "$out" | sed 's/^/    /'
+    echo "    (wanted it to contain: $words)"
+    failures=$((failures + 1))
+  fi
+}
+
+expect 0 "perft" -- --help
+expect 0 "--keep-duplicates" -- perft --help
+expect 0 " 3            658" -- perft --variant international --depth 3
+expect 0 " 8         929905" -- perft --variant russian --depth 8 --keep-duplicates
+expect 0 " 4             73" -- perft --variant international --depth 4 \
+  --fen "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
+expect 0 "c3-d4" -- perft --variant russian --depth 2 --divide
+expect 2 "usage" --
+expect 2 "unknown command 'frobnicate'" -- frobnicate
+expect 2 "unknown variant 'chess'" -- perft --variant chess --depth 3
+expect 2 "international" -- perft --variant chess --depth 3
+expect 2 "--depth takes a whole number" -- perft --variant russian --depth x
+expect 2 "--depth takes a whole number" -- perft --variant russian --depth 0
+expect 2 "--depth is required" -- perft --variant russian
+expect 2 "--variant is required" -- perft --depth 3
+expect 2 "unknown option '--speed'" -- perft --variant russian --depth 3 --speed
+expect 2 "--variant needs a value" -- perft --variant
+expect 2 "is not a square" -- perft --variant russian --depth 3 --fen "W:W99:Bh8"
+expect 2 "used twice" -- perft --variant international --depth 3 --fen "W:W31,31:B1"
+expect 2 "unexpected argument 'extra'" -- perft --variant russian --depth 3 extra
+
+echo "$((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,95 @@
+/* Perft against the published figures of ../shared/RULES.md, for every variant and both
+ * duplicate conventions. Depths are chosen so the whole suite stays fast in sanitizer
+ * builds; `bench/bench_perft` and `damero perft` go deeper. */
+#include "test_util.h"
+
+#include "perft.h"
+
+struct perft_case {
+    const char *variant;
+    const char *fen; /* NULL: the initial position */
+    unsigned flags;
+    int depth;       /* checks depths 1..depth */
+    uint64_t nodes[10];
+};
+
+static const struct perft_case cases[] = {
+    /* Depth 8-9 is where the rule sets part: russian and pool differ on mid-capture
+     * promotion, english and czech on flying kings, spanish and italian on precedence. */
+    { "international", NULL, 0, 8,
+      { 9, 81, 658, 4265, 27117, 167140, 1049442, 6483961 } },
+    { "russian", NULL, 0, 9,
+      { 7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586 } },
+    { "brazilian", NULL, 0, 9,
+      { 7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766 } },
+    { "pool", NULL, 0, 9,
+      { 7, 49, 302, 1469, 7482, 37986, 190146, 929896, 4570534 } },
+    { "english", NULL, 0, 9,
+      { 7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680 } },
+    { "czech", NULL, 0, 9,
+      { 7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963671 } },
+    { "spanish", NULL, 0, 9,
+      { 7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866 } },
+    { "italian", NULL, 0, 9,
+      { 7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875 } },
+    /* The giveaway forms move as their parent rules do. */
+    { "poddavki", NULL, 0, 8,
+      { 7, 49, 302, 1469, 7482, 37986, 190146, 929899 } },
+    { "ganapierde", NULL, 0, 8,
+      { 7, 49, 302, 1469, 7361, 36473, 177532, 828783 } },
+    /* Duplicates kept: captures of the same pieces in another order count apart. */
+    { "international", NULL, MOVES_KEEP_DUPLICATES, 8,
+      { 9, 81, 658, 4265, 27117, 167140, 1049442, 6483971 } },
+    { "russian", NULL, MOVES_KEEP_DUPLICATES, 8,
+      { 7, 49, 302, 1469, 7482, 37986, 190146, 929905 } },
+    /* A tactical middle-game position rich in multiple captures. */
+    { "international",
+      "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38", 0, 10,
+      { 6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050 } },
+};
+
+static void test_perft_cases(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct perft_case *c = &cases[i];
+        const struct variant *v = test_variant(c->variant);
+        struct position p;
+
+        if (c->fen)
+            p = test_position(v, c->fen);
+        else
+            position_initial(v, &p);
+        for (int d = 1; d <= c->depth; d++) {
+            uint64_t nodes = perft(v, &p, d, c->flags);
+            if (nodes != c->nodes[d - 1])
+                fail_msg("%s%s depth %d: %llu nodes, published %llu", c->variant,
+                         c->flags ? " (duplicates kept)" : "", d, (unsigned long long)nodes,
+                         (unsigned long long)c->nodes[d - 1]);
+        }
+    }
+}
+
+/* perft(0) is the position itself; a side with no move has no successors. */
+static void test_perft_edges(void **state)
+{
+    const struct variant *v = test_variant("russian");
+    struct position p;
+
+    (void)state;
+    position_initial(v, &p);
+    assert_int_equal(perft(v, &p, 0, 0), 1);
+    p = test_position(v, "W:Wa1:Bh8");
+    assert_int_equal(perft(v, &p, 1, 0), 1); /* a1-b2 only */
+    p = test_position(v, "B:Wa1:B");
+    assert_int_equal(perft(v, &p, 3, 0), 0); /* Black has no piece: no move */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perft_cases),
+        cmocka_unit_test(test_perft_edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
