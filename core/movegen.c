@@ -208,6 +208,22 @@ static void continue_capture(struct capture_search *cs, int square, bool as_king
         record_capture(cs, square);
 }
 
+/* The men of the side to move that have a first jump; only they can start a capture. */
+static bb_t men_that_can_capture(const struct variant *v, const struct position *p, bb_t empty)
+{
+    const struct geometry *g = v->board();
+    enum side s = p->side, o = side_other(s);
+    bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
+    bb_t jumpers = 0;
+
+    for (int d = 0; d < NUM_DIRS; d++) {
+        enum direction back = direction_opposite((enum direction)d);
+        if (man_may_capture_toward(v, s, (enum direction)d))
+            jumpers |= bb_step(g, bb_step(g, empty, back) & victims, back);
+    }
+    return jumpers & p->men[s];
+}
+
 static void generate_captures(const struct variant *v, const struct position *p,
                               unsigned flags, struct move_list *list)
 {
@@ -220,9 +236,10 @@ static void generate_captures(const struct variant *v, const struct position *p,
         .crown = promotion_rank(g, s),
     };
     bb_t empty = g->board & ~position_occupied(p);
+    bb_t starters = p->kings[s] | men_that_can_capture(v, p, empty);
     int from;
 
-    BB_FOR_EACH(from, position_pieces(p, s)) {
+    BB_FOR_EACH(from, starters) {
         cs.from = from;
         cs.empty = empty | bb_of(from);
         cs.started_as_king = (p->kings[s] & bb_of(from)) != 0;
@@ -235,17 +252,14 @@ bool has_capture(const struct variant *v, const struct position *p)
     const struct geometry *g = v->board();
     enum side s = p->side, o = side_other(s);
     bb_t enemy = position_pieces(p, o);
-    bb_t men_may_jump = v->men_capture_kings ? enemy : p->men[o];
     bb_t empty = g->board & ~position_occupied(p);
     int k;
 
-    for (int d = 0; d < NUM_DIRS; d++) {
-        if (man_may_capture_toward(v, s, (enum direction)d) &&
-            (bb_step(g, bb_step(g, p->men[s], d) & men_may_jump, d) & empty))
+    if (men_that_can_capture(v, p, empty))
+        return true;
+    for (int d = 0; d < NUM_DIRS && !v->flying_kings; d++)
+        if (bb_step(g, bb_step(g, p->kings[s], d) & enemy, d) & empty)
             return true;
-        if (!v->flying_kings && (bb_step(g, bb_step(g, p->kings[s], d) & enemy, d) & empty))
-            return true;
-    }
     if (!v->flying_kings)
         return false;
     BB_FOR_EACH(k, p->kings[s]) {
