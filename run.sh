@@ -54,10 +54,10 @@ case "${1:-main}" in
     main_job ;;
   test)
     build build
-    ctest --test-dir build --output-on-failure -j "$(nproc)" ;;
+    ctest --test-dir build --output-on-failure -j "$(nproc)" -LE slow ;;
   sanitize)
     build build-sanitize -DDAMERO_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
-    ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" ;;
+    ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -LE slow ;;
   *)
     echo "usage: ./run.sh [main|test|sanitize]" >&2
     exit 2 ;;

@@ -10,7 +10,7 @@ struct perft_case {
     const char *fen; /* NULL: the initial position */
     unsigned flags;
     int depth;       /* checks depths 1..depth */
-    uint64_t nodes[10];
+    uint64_t nodes[12];
 };
 
 static const struct perft_case cases[] = {
@@ -48,10 +48,22 @@ static const struct perft_case cases[] = {
       { 6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050 } },
 };
 
-static void test_perft_cases(void **state)
+/* Deeper figures published by other programs, independent of RULES.md: Aart Bik's
+ * English checkers perft (duplicates kept) and his international perft (duplicates
+ * dropped, depth 11 also posted by Rein Halbersma). A minute in all: run with
+ * `ctest -L slow`, which sets DAMERO_PERFT_DEEP. */
+static const struct perft_case deep_cases[] = {
+    { "english", NULL, MOVES_KEEP_DUPLICATES, 12,
+      { 7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564, 85242128,
+        388623673 } },
+    { "international", NULL, 0, 11,
+      { 9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763,
+        1665861398 } },
+};
+
+static void check_cases(const struct perft_case *cases, size_t count)
 {
-    (void)state;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < count; i++) {
         const struct perft_case *c = &cases[i];
         const struct variant *v = test_variant(c->variant);
         struct position p;
@@ -68,6 +80,20 @@ static void test_perft_cases(void **state)
                          (unsigned long long)c->nodes[d - 1]);
         }
     }
+}
+
+static void test_perft_published(void **state)
+{
+    (void)state;
+    check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+static void test_perft_deep(void **state)
+{
+    (void)state;
+    if (!getenv("DAMERO_PERFT_DEEP"))
+        skip();
+    check_cases(deep_cases, sizeof deep_cases / sizeof deep_cases[0]);
 }
 
 /* perft(0) is the position itself; a side with no move has no successors. */
@@ -88,7 +114,8 @@ static void test_perft_edges(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perft_cases),
+        cmocka_unit_test(test_perft_published),
+        cmocka_unit_test(test_perft_deep),
         cmocka_unit_test(test_perft_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
