@@ -46,19 +46,20 @@ struct capture_search {
 static uint32_t capture_precedence(const struct capture_search *cs)
 {
     unsigned rules = cs->v->precedence;
-    uint32_t order = 0, key = 0;
+    uint32_t key = 0;
 
-    for (int i = 0; i < cs->jumps; i++)
-        if (cs->enemy_kings & bb_of(cs->jumped[i]))
-            order |= 1u << (15 - i);
     if (rules & PRECEDENCE_MOST_PIECES)
         key |= (uint32_t)cs->jumps << 24;
     if (rules & PRECEDENCE_WITH_KING)
         key |= (uint32_t)cs->started_as_king << 23;
     if (rules & PRECEDENCE_MOST_KINGS)
         key |= (uint32_t)bb_count(cs->captured & cs->enemy_kings) << 16;
-    if (rules & PRECEDENCE_KING_FIRST)
-        key |= order;
+    if (rules & PRECEDENCE_KING_FIRST) {
+        /* Earlier kings weigh more; 16 jumps cover the 12 pieces of an 8x8 side. */
+        for (int i = 0; i < cs->jumps && i < 16; i++)
+            if (cs->enemy_kings & bb_of(cs->jumped[i]))
+                key |= 1u << (15 - i);
+    }
     return key;
 }
 
@@ -116,20 +117,14 @@ static int first_piece(const struct capture_search *cs, int square, enum directi
     return blockers ? nearest(cs->g, blockers, d) : -1;
 }
 
-/* Whether the piece at `square` can take an uncaptured enemy piece as the next jump. */
-static bool can_jump(const struct capture_search *cs, int square, bool as_king)
+/* Whether a flying king at `square` can take an uncaptured enemy piece next. */
+static bool flying_king_can_jump(const struct capture_search *cs, int square)
 {
-    const struct geometry *g = cs->g;
-    bb_t takeable = (as_king ? cs->enemy : cs->men_may_jump) & ~cs->captured;
-
     for (int d = 0; d < NUM_DIRS; d++) {
-        if (!as_king && !man_may_capture_toward(cs->v, cs->side, (enum direction)d))
+        int over = first_piece(cs, square, (enum direction)d);
+        if (over < 0 || !(cs->enemy & ~cs->captured & bb_of(over)))
             continue;
-        int over = (as_king && cs->v->flying_kings) ? first_piece(cs, square, (enum direction)d)
-                                                    : g->step[square][d];
-        if (over < 0 || !(takeable & bb_of(over)))
-            continue;
-        int land = g->step[over][d];
+        int land = cs->g->step[over][d];
         if (land >= 0 && (cs->empty & bb_of(land)))
             return true;
     }
@@ -172,7 +167,7 @@ static bool flying_jumps(struct capture_search *cs, int square, enum direction d
         return false;
     cs->captured |= bb_of(over);
     for (int i = 0; i < num_lands; i++)
-        any_continues |= continues[i] = can_jump(cs, lands[i], true);
+        any_continues |= continues[i] = flying_king_can_jump(cs, lands[i]);
     cs->captured &= ~bb_of(over);
     for (int i = 0; i < num_lands; i++)
         if (continues[i] || !any_continues)
