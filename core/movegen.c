@@ -242,22 +242,21 @@ static void generate_captures(const struct variant *v, const struct position *p,
     }
 }
 
-bool has_capture(const struct variant *v, const struct position *p)
+/* Whether one of `kings` has a first jump over a piece of `enemy`. */
+static bool kings_can_capture(const struct variant *v, const struct geometry *g, bb_t kings,
+                              bb_t enemy, bb_t empty)
 {
-    const struct geometry *g = v->board();
-    enum side s = p->side, o = side_other(s);
-    bb_t enemy = position_pieces(p, o);
-    bb_t empty = g->board & ~position_occupied(p);
     int k;
 
-    if (men_that_can_capture(v, p, empty))
-        return true;
-    for (int d = 0; d < NUM_DIRS && !v->flying_kings; d++)
-        if (bb_step(g, bb_step(g, p->kings[s], d) & enemy, d) & empty)
-            return true;
-    if (!v->flying_kings)
+    if (!v->flying_kings) {
+        for (int d = 0; d < NUM_DIRS; d++) {
+            enum direction dir = (enum direction)d;
+            if (bb_step(g, bb_step(g, kings, dir) & enemy, dir) & empty)
+                return true;
+        }
         return false;
-    BB_FOR_EACH(k, p->kings[s]) {
+    }
+    BB_FOR_EACH(k, kings) {
         for (int d = 0; d < NUM_DIRS; d++) {
             bb_t blockers = g->ray[k][d] & ~empty;
             if (!blockers)
@@ -269,6 +268,16 @@ bool has_capture(const struct variant *v, const struct position *p)
         }
     }
     return false;
+}
+
+bool has_capture(const struct variant *v, const struct position *p)
+{
+    const struct geometry *g = v->board();
+    bb_t empty = g->board & ~position_occupied(p);
+
+    return men_that_can_capture(v, p, empty) ||
+           kings_can_capture(v, g, p->kings[p->side], position_pieces(p, side_other(p->side)),
+                             empty);
 }
 
 /* ---- quiet moves ------------------------------------------------------------------- */
