@@ -56,7 +56,7 @@ case "${1:-main}" in
     build build
     ctest --test-dir build --output-on-failure -j "$(nproc)" -LE slow ;;
   sanitize)
-    build build-sanitize -DDAMERO_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    build build-sanitize -DDAMERO_SANITIZE=ON -DDAMERO_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -LE slow ;;
   *)
     echo "usage: ./run.sh [main|test|sanitize]" >&2
