@@ -4,6 +4,7 @@
 #include "test_util.h"
 
 #include "perft.h"
+#include "random_position.h"
 
 struct perft_case {
     const char *variant;
@@ -111,12 +112,34 @@ static void test_perft_edges(void **state)
     assert_int_equal(perft(v, &p, 3, 0), 0); /* Black has no piece: no move */
 }
 
+/* The colour flip (turn the board, swap colours and the side to move) is a symmetry of
+ * every variant: the flipped position has the same move tree. Flipping twice is nothing. */
+static void test_colour_flip_symmetry(void **state)
+{
+    (void)state;
+    for (const struct variant *v = variants; v->name; v++) {
+        uint64_t seed = 2026;
+        for (int i = 0; i < 300; i++) {
+            struct position p = random_position(v, &seed, 1 + i % 8, 40), flipped, back;
+            char fen[FEN_SIZE];
+            position_flip_colours(v, &p, &flipped);
+            position_flip_colours(v, &flipped, &back);
+            assert_true(position_equal(&p, &back));
+            if (perft(v, &p, 3, 0) != perft(v, &flipped, 3, 0)) {
+                fen_print(v, &p, fen);
+                fail_msg("%s %s: perft 3 differs from its colour flip", v->name, fen);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perft_published),
         cmocka_unit_test(test_perft_deep),
         cmocka_unit_test(test_perft_edges),
+        cmocka_unit_test(test_colour_flip_symmetry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
