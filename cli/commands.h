@@ -4,5 +4,7 @@
 #define DAMERO_CLI_COMMANDS_H
 
 int cmd_perft(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_info(int argc, char **argv);
 
 #endif

@@ -10,6 +10,8 @@ static const struct command {
     int (*run)(int argc, char **argv);
     const char *summary;
 } commands[] = {
+    { "gen", cmd_gen, "build tables by retrograde analysis" },
+    { "info", cmd_info, "what a table holds: counts, longest wins, DTM histogram" },
     { "perft", cmd_perft, "count move sequences to a depth (checks the move generator)" },
 };
 

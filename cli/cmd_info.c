@@ -1,0 +1,221 @@
+/* damero info: what a table holds, counted over every legal position. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "notation.h"
+#include "options.h"
+#include "tablefile.h"
+#include "tableset.h"
+
+static const char help[] =
+    "usage: damero info [--json] FILE\n"
+    "\n"
+    "Describes the table of one material: FILE is any of its files (MATERIAL.wdl, .dtm or\n"
+    ".mtc); the .dtm and .mtc files beside it are read and checked. For each side to move:\n"
+    "positions, wins, draws and losses, the longest win in plies (DTM) with an example, the\n"
+    "longest MTC, and the DTM histogram. Counts cover every legal position, including the\n"
+    "symmetric images that a kings-only table stores once.\n"
+    "\n"
+    "  --json  one JSON object: variant, material, positions (both sides to move), and for\n"
+    "          \"white\" and \"black\" (to move): positions, wins, draws, losses, max_dtm,\n"
+    "          max_dtm_fen, dtm_histogram, max_mtc. The histogram maps plies to positions:\n"
+    "          a win in d plies is \"d\", a loss in d plies is \"-d\" (\"0\" is the end of the\n"
+    "          game: a loss, or a win in the giveaway variants). max_dtm and max_mtc are in\n"
+    "          plies, null when there is no win (no decisive position).\n";
+
+#define HISTOGRAM_SIZE (DTM_MAX_PLIES + 1)
+
+struct side_stats {
+    uint64_t positions, wins, draws, losses;
+    int max_dtm, max_mtc; /* -1: none */
+    uint64_t max_dtm_index;
+    uint64_t *win_plies, *loss_plies; /* histograms, HISTOGRAM_SIZE entries */
+};
+
+static int count_side(const struct table *t, enum side side, struct side_stats *st)
+{
+    st->win_plies = calloc(HISTOGRAM_SIZE, sizeof *st->win_plies);
+    st->loss_plies = calloc(HISTOGRAM_SIZE, sizeof *st->loss_plies);
+    st->max_dtm = st->max_mtc = -1;
+    if (!st->win_plies || !st->loss_plies)
+        return -1;
+    for (uint64_t i = 0; i < t->ix.size; i++) {
+        dtm_t v = t->dtm[side][i];
+        uint64_t weight = 1;
+        if (t->ix.reduced) {
+            struct position p;
+            index_position(&t->ix, i, side, &p);
+            weight = (uint64_t)index_class_size(&t->ix, &p);
+        }
+        st->positions += weight;
+        if (v == DTM_DRAW) {
+            st->draws += weight;
+            continue;
+        }
+        int plies = dtm_plies(v), mtc = mtc_plies(t->mtc[side][i]);
+        if (dtm_is_win(v)) {
+            st->wins += weight;
+            st->win_plies[plies] += weight;
+            if (plies > st->max_dtm) {
+                st->max_dtm = plies;
+                st->max_dtm_index = i;
+            }
+        } else {
+            st->losses += weight;
+            st->loss_plies[plies] += weight;
+        }
+        if (mtc > st->max_mtc)
+            st->max_mtc = mtc;
+    }
+    return 0;
+}
+
+static void print_null_or_int(int n)
+{
+    if (n < 0)
+        printf("null");
+    else
+        printf("%d", n);
+}
+
+static void print_json_side(const struct variant *v, const struct table *t, enum side side,
+                            const struct side_stats *st)
+{
+    char fen[FEN_SIZE] = "";
+    const char *sep = "";
+    printf("\"%s\": {\"positions\": %" PRIu64 ", \"wins\": %" PRIu64 ", \"draws\": %" PRIu64
+           ", \"losses\": %" PRIu64 ", \"max_dtm\": ",
+           side == WHITE ? "white" : "black", st->positions, st->wins, st->draws, st->losses);
+    print_null_or_int(st->max_dtm);
+    printf(", \"max_dtm_fen\": ");
+    if (st->max_dtm >= 0) {
+        struct position p;
+        index_position(&t->ix, st->max_dtm_index, side, &p);
+        fen_print(v, &p, fen);
+        printf("\"%s\"", fen);
+    } else {
+        printf("null");
+    }
+    printf(", \"dtm_histogram\": {");
+    for (int d = 0; d < HISTOGRAM_SIZE; d++)
+        if (st->win_plies[d]) {
+            printf("%s\"%d\": %" PRIu64, sep, d, st->win_plies[d]);
+            sep = ", ";
+        }
+    for (int d = 0; d < HISTOGRAM_SIZE; d++)
+        if (st->loss_plies[d]) {
+            printf("%s\"%s%d\": %" PRIu64, sep, d ? "-" : "", d, st->loss_plies[d]);
+            sep = ", ";
+        }
+    printf("}, \"max_mtc\": ");
+    print_null_or_int(st->max_mtc);
+    printf("}");
+}
+
+static void print_text_side(const struct variant *v, const struct table *t, enum side side,
+                            const struct side_stats *st)
+{
+    printf("\n%s to move\n", side == WHITE ? "White" : "Black");
+    printf("  positions  %14" PRIu64 "\n", st->positions);
+    printf("  wins       %14" PRIu64 "\n", st->wins);
+    printf("  draws      %14" PRIu64 "\n", st->draws);
+    printf("  losses     %14" PRIu64 "\n", st->losses);
+    if (st->max_dtm >= 0) {
+        struct position p;
+        char fen[FEN_SIZE];
+        index_position(&t->ix, st->max_dtm_index, side, &p);
+        fen_print(v, &p, fen);
+        printf("  longest win: %d plies (DTM), e.g. %s\n", st->max_dtm, fen);
+    }
+    if (st->max_mtc >= 0)
+        printf("  longest MTC: %d plies\n", st->max_mtc);
+    printf("  DTM (plies)    positions\n");
+    for (int d = 0; d < HISTOGRAM_SIZE; d++)
+        if (st->win_plies[d])
+            printf("  win  %4d  %14" PRIu64 "\n", d, st->win_plies[d]);
+    for (int d = 0; d < HISTOGRAM_SIZE; d++)
+        if (st->loss_plies[d])
+            printf("  loss %4d  %14" PRIu64 "\n", d, st->loss_plies[d]);
+}
+
+/* Opens the table FILE belongs to. */
+static const struct table *open_table(const char *file, struct tableset *ts, char *dir,
+                                      size_t dir_size, char *err, size_t err_size)
+{
+    struct table_file_info info;
+    struct material m;
+    const struct variant *v;
+
+    if (table_file_read_info(file, &info, err, err_size) < 0)
+        return NULL;
+    if (!(v = variant_by_name(info.variant))) {
+        snprintf(err, err_size, "%s is a table of an unknown variant '%s'", file, info.variant);
+        return NULL;
+    }
+    if (material_parse(v, info.material, &m, err, err_size) < 0)
+        return NULL;
+    snprintf(dir, dir_size, "%s", file);
+    tableset_init(ts, v, dirname(dir));
+    return tableset_get(ts, &m, err, err_size);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "json", no_argument, NULL, 'j' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    struct side_stats stats[2] = { { 0 }, { 0 } };
+    struct tableset ts;
+    const struct table *t;
+    char dir[4096], err[1024], name[MATERIAL_NAME_SIZE];
+    int opt, json = 0, status = EXIT_OK;
+
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'j': json = 1; break;
+        case 'h': fputs(help, stdout); return EXIT_OK;
+        default: return usage_error("info", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return usage_error("info", "name one table file");
+    if (!(t = open_table(argv[optind], &ts, dir, sizeof dir, err, sizeof err))) {
+        fprintf(stderr, "damero info: %s\n", err);
+        return EXIT_FAILURE_RUN;
+    }
+    for (int side = WHITE; side <= BLACK && status == EXIT_OK; side++)
+        if (count_side(t, (enum side)side, &stats[side]) < 0) {
+            fprintf(stderr, "damero info: out of memory\n");
+            status = EXIT_FAILURE_RUN;
+        }
+    material_name(&t->m, name);
+    if (status == EXIT_OK && json) {
+        printf("{\"variant\": \"%s\", \"material\": \"%s\", \"positions\": %" PRIu64 ", ",
+               ts.v->name, name, stats[WHITE].positions + stats[BLACK].positions);
+        print_json_side(ts.v, t, WHITE, &stats[WHITE]);
+        printf(", ");
+        print_json_side(ts.v, t, BLACK, &stats[BLACK]);
+        printf("}\n");
+    } else if (status == EXIT_OK) {
+        printf("%s %s: %" PRIu64 " positions (%" PRIu64 " per side to move, %" PRIu64
+               " stored)\n", ts.v->title, name, stats[WHITE].positions + stats[BLACK].positions,
+               stats[WHITE].positions, t->ix.size);
+        print_text_side(ts.v, t, WHITE, &stats[WHITE]);
+        print_text_side(ts.v, t, BLACK, &stats[BLACK]);
+    }
+    for (int side = WHITE; side <= BLACK; side++) {
+        free(stats[side].win_plies);
+        free(stats[side].loss_plies);
+    }
+    tableset_free(&ts);
+    return status;
+}

@@ -1,0 +1,298 @@
+#include "build.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "check.h"
+#include "solve.h"
+#include "tablefile.h"
+
+#define MAX_MATERIALS 4096
+#define MAX_SUCCESSORS 256
+
+struct plan {
+    struct material list[MAX_MATERIALS]; /* building order */
+    int count;
+    int last_use[MAX_MATERIALS];         /* the last item that reads each one */
+};
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int compare_materials(const void *a, const void *b) { return material_compare(a, b); }
+
+/* Adds m and everything it depends on. */
+static void add_with_successors(const struct variant *v, struct material m, bool *seen,
+                                struct plan *plan)
+{
+    struct material next[MAX_SUCCESSORS];
+    if (!material_is_canonical(&m))
+        m = material_flipped(&m);
+    if (seen[material_code(&m)] || plan->count == MAX_MATERIALS)
+        return;
+    seen[material_code(&m)] = true;
+    plan->list[plan->count++] = m;
+    int n = material_successors(v, &m, next, MAX_SUCCESSORS);
+    for (int k = 0; k < n; k++)
+        add_with_successors(v, next[k], seen, plan);
+}
+
+static int find(const struct plan *plan, const struct material *m)
+{
+    for (int k = 0; k < plan->count; k++)
+        if (material_equal(&plan->list[k], m))
+            return k;
+    return -1;
+}
+
+static void make_plan(const struct variant *v, const struct material *wanted, int n,
+                      struct plan *plan)
+{
+    bool seen[MATERIAL_CODES] = { false };
+    struct material next[MAX_SUCCESSORS];
+    plan->count = 0;
+    for (int k = 0; k < n; k++)
+        add_with_successors(v, wanted[k], seen, plan);
+    qsort(plan->list, (size_t)plan->count, sizeof plan->list[0], compare_materials);
+    for (int k = 0; k < plan->count; k++)
+        plan->last_use[k] = k;
+    for (int k = 0; k < plan->count; k++) {
+        int s = material_successors(v, &plan->list[k], next, MAX_SUCCESSORS);
+        for (int j = 0; j < s; j++) {
+            int at = find(plan, &next[j]);
+            if (at >= 0 && plan->last_use[at] < k)
+                plan->last_use[at] = k;
+        }
+    }
+}
+
+/* Positions of a material per side to move, roughly (symmetry reduction assumed
+ * perfect): for the progress bar's estimate of the time left. */
+static double work_estimate(const struct variant *v, const struct material *m)
+{
+    const struct geometry *g = v->board();
+    double n = 1;
+    int free = g->num_squares;
+    int counts[4] = { m->men[WHITE], m->men[BLACK], m->kings[WHITE], m->kings[BLACK] };
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < counts[k]; i++)
+            n *= (double)(free - i) / (i + 1);
+    for (int k = 0; k < 4; k++)
+        free -= counts[k];
+    (void)free;
+    return material_men(m) == 0 ? n / 4 : n;
+}
+
+static void write_metric(const struct tableset *ts, const struct table *t,
+                         enum table_metric metric, const void *const values[2],
+                         uint32_t value_bytes, int *result, char *err, size_t err_size)
+{
+    char name[MATERIAL_NAME_SIZE], path[4096];
+    struct table_file_info info = { .metric = metric, .index_version = INDEX_VERSION,
+                                    .value_bytes = value_bytes, .positions = t->ix.size };
+    if (*result < 0)
+        return;
+    material_name(&t->m, name);
+    snprintf(info.variant, sizeof info.variant, "%s", ts->v->name);
+    snprintf(info.material, sizeof info.material, "%s", name);
+    snprintf(path, sizeof path, "%s/%s%s", ts->dir, name, table_metric_suffix(metric));
+    *result = table_file_write(path, &info, values, err, err_size);
+}
+
+/* Values narrowed to bytes when they all fit, which halves what zstd has to work on. */
+static uint32_t narrow(const uint16_t *const in[2], uint64_t n, uint8_t *out[2])
+{
+    uint16_t most = 0;
+    for (int side = 0; side < 2; side++)
+        for (uint64_t i = 0; i < n; i++)
+            most = in[side][i] > most ? in[side][i] : most;
+    if (most > UINT8_MAX)
+        return 2;
+    for (int side = 0; side < 2; side++)
+        for (uint64_t i = 0; i < n; i++)
+            out[side][i] = (uint8_t)in[side][i];
+    return 1;
+}
+
+static int write_table(const struct tableset *ts, const struct table *t, char *err,
+                       size_t err_size)
+{
+    uint64_t n = t->ix.size;
+    uint8_t *bytes[2] = { malloc(n + 1), malloc(n + 1) };
+    int result = 0;
+
+    if (!bytes[0] || !bytes[1]) {
+        snprintf(err, err_size, "out of memory writing a table");
+        result = -1;
+    }
+    if (result == 0) {
+        for (int side = 0; side < 2; side++)
+            for (uint64_t i = 0; i < n; i++)
+                bytes[side][i] = (uint8_t)dtm_wdl(t->dtm[side][i]);
+        write_metric(ts, t, METRIC_WDL, (const void *const *)bytes, 1, &result, err, err_size);
+    }
+    const uint16_t *const metrics[2][2] = { { t->dtm[0], t->dtm[1] }, { t->mtc[0], t->mtc[1] } };
+    for (int k = 0; k < 2 && result == 0; k++) {
+        uint32_t width = narrow(metrics[k], n, bytes);
+        write_metric(ts, t, k == 0 ? METRIC_DTM : METRIC_MTC,
+                     width == 1 ? (const void *const *)bytes : (const void *const *)metrics[k],
+                     width, &result, err, err_size);
+    }
+    free(bytes[0]);
+    free(bytes[1]);
+    return result;
+}
+
+static void evict(struct tableset *ts, const struct material *m)
+{
+    struct table **slot = &ts->by_code[material_code(m)];
+    table_free(*slot);
+    free(*slot);
+    *slot = NULL;
+}
+
+static int ensure_dir(const char *dir, char *err, size_t err_size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *c = path + 1; *c; c++)
+        if (*c == '/') {
+            *c = '\0';
+            mkdir(path, 0777);
+            *c = '/';
+        }
+    mkdir(path, 0777);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, err_size, "cannot create the table directory %s", dir);
+        return -1;
+    }
+    return 0;
+}
+
+struct progress {
+    bool on;
+    double start, done_work, total_work;
+    int done, total;
+};
+
+static void show_progress(const struct progress *pr, const char *name)
+{
+    double elapsed = seconds_now() - pr->start;
+    double rate = elapsed > 0 ? pr->done_work * 2 / elapsed : 0;
+    double left = pr->done_work > 0 ? elapsed * (pr->total_work - pr->done_work) / pr->done_work : 0;
+    int width = 24, filled = pr->total ? width * pr->done / pr->total : width;
+    if (!pr->on)
+        return;
+    fprintf(stderr, "\r[%.*s%*s] %d/%d materials  %-10s %6.1f M positions/s  %3.0f s left ",
+            filled, "########################", width - filled, "", pr->done, pr->total, name,
+            rate / 1e6, left);
+    fflush(stderr);
+}
+
+/* Reads a material's tables from disk if they are there and intact. */
+static bool load_existing(struct tableset *ts, const struct material *m)
+{
+    char err[512];
+    return ts->dir && tableset_get(ts, m, err, sizeof err) != NULL;
+}
+
+static int build_one(struct tableset *ts, const struct material *m, char *err, size_t err_size)
+{
+    struct table t;
+    char name[MATERIAL_NAME_SIZE];
+    if (solve_material(ts, m, &t, err, err_size) < 0)
+        return -1;
+    if (ts->dir && write_table(ts, &t, err, err_size) < 0) {
+        table_free(&t);
+        return -1;
+    }
+    if (tableset_add(ts, &t) < 0) {
+        material_name(m, name);
+        snprintf(err, err_size, "out of memory keeping the table of %s", name);
+        table_free(&t);
+        return -1;
+    }
+    return 0;
+}
+
+/* Makes sure every successor of m is in memory (they are built already). */
+static int load_successors(struct tableset *ts, const struct material *m, char *err,
+                           size_t err_size)
+{
+    struct material next[MAX_SUCCESSORS];
+    int n = material_successors(ts->v, m, next, MAX_SUCCESSORS);
+    for (int k = 0; k < n; k++)
+        if (!tableset_get(ts, &next[k], err, err_size))
+            return -1;
+    return 0;
+}
+
+int build_materials(struct tableset *ts, const struct material *wanted, int n,
+                    const struct build_options *options, char *err, size_t err_size)
+{
+    static struct plan plan; /* large; builds do not run concurrently */
+    struct progress pr = { .on = options->progress, .start = seconds_now() };
+    struct build_report report = { 0 };
+    char name[MATERIAL_NAME_SIZE];
+
+    make_plan(ts->v, wanted, n, &plan);
+    if (ts->dir && ensure_dir(ts->dir, err, err_size) < 0)
+        return -1;
+    pr.total = plan.count;
+    for (int k = 0; k < plan.count; k++)
+        pr.total_work += work_estimate(ts->v, &plan.list[k]);
+
+    for (int k = 0; k < plan.count; k++) {
+        const struct material *m = &plan.list[k];
+        material_name(m, name);
+        show_progress(&pr, name);
+        if (tableset_find(ts, m)) {
+            /* built earlier in this process */
+        } else if (load_existing(ts, m)) {
+            report.found++;
+        } else {
+            if (load_successors(ts, m, err, err_size) < 0 || build_one(ts, m, err, err_size) < 0)
+                goto fail;
+            report.built++;
+            report.positions_built += 2 * tableset_find(ts, m)->ix.size;
+        }
+        if (options->verify) {
+            char why[1024];
+            uint64_t bad;
+            if (load_successors(ts, m, err, err_size) < 0)
+                goto fail;
+            if ((bad = check_table(ts, m, why, sizeof why)) != 0) {
+                snprintf(err, err_size, "%s %s: %llu positions disagree with their moves; "
+                         "first: %s", ts->v->name, name, (unsigned long long)bad, why);
+                goto fail;
+            }
+            report.checked++;
+        }
+        pr.done = k + 1;
+        pr.done_work += work_estimate(ts->v, m);
+        /* with a directory to reload from, keep in memory only what is still needed */
+        if (ts->dir)
+            for (int j = 0; j <= k; j++)
+                if (plan.last_use[j] == k && tableset_find(ts, &plan.list[j]))
+                    evict(ts, &plan.list[j]);
+    }
+    show_progress(&pr, "done");
+    if (pr.on)
+        fputc('\n', stderr);
+    report.seconds = seconds_now() - pr.start;
+    if (options->report)
+        *options->report = report;
+    return 0;
+fail:
+    if (pr.on)
+        fputc('\n', stderr);
+    return -1;
+}

@@ -1,0 +1,32 @@
+/* Building tables: a material and everything it depends on, in building order. */
+#ifndef DAMERO_BUILD_H
+#define DAMERO_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tableset.h"
+
+/* What a build did, for its summary. */
+struct build_report {
+    int built, found;          /* tables solved, and tables read intact from disk */
+    int checked;               /* tables run through the self-consistency check */
+    uint64_t positions_built;  /* positions solved, both sides to move */
+    double seconds;
+};
+
+struct build_options {
+    bool verify;   /* run the self-consistency check on every table built or found */
+    bool progress; /* draw a progress bar on stderr */
+    struct build_report *report; /* filled in when not NULL */
+};
+
+/* Builds the n materials in `wanted` (any orientation) and every material they depend on
+ * that ts does not have yet, fewest pieces first. With ts->dir set, tables already on
+ * disk and intact are read instead of rebuilt, and each new table is written there
+ * (through a temporary name). Returns 0, or -1 with a sentence in err. */
+int build_materials(struct tableset *ts, const struct material *wanted, int n,
+                    const struct build_options *options, char *err, size_t err_size);
+
+#endif

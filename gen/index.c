@@ -1,0 +1,278 @@
+#include "index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
+#define MAX_CHOOSE 64
+
+/* binomial[n][k] = n choose k, for every n and k the boards can need */
+static uint64_t binomial[MAX_CHOOSE + 1][MATERIAL_MAX_PIECES + 1];
+
+__attribute__((constructor)) static void binomial_init(void)
+{
+    for (int n = 0; n <= MAX_CHOOSE; n++) {
+        binomial[n][0] = 1;
+        for (int k = 1; k <= MATERIAL_MAX_PIECES; k++)
+            binomial[n][k] = n == 0 ? 0 : binomial[n - 1][k - 1] + binomial[n - 1][k];
+    }
+}
+
+static uint64_t choose(int n, int k) { return n < 0 ? 0 : binomial[n][k]; }
+
+/* The j-th (from 0) square of mask. */
+static int select_square(bb_t mask, int j)
+{
+#ifdef __BMI2__
+    return bb_first(_pdep_u64((bb_t)1 << j, mask));
+#else
+    while (j-- > 0)
+        mask &= mask - 1;
+    return bb_first(mask);
+#endif
+}
+
+/* Combinatorial number of a set of squares among the squares of mask: the sum over the
+ * set's squares, in increasing order i = 1, 2, ..., of C(position of the square in mask, i). */
+static uint64_t set_rank(bb_t mask, bb_t set)
+{
+    uint64_t r = 0;
+    int i = 1, b;
+    BB_FOR_EACH(b, set)
+        r += choose(bb_count(mask & (bb_of(b) - 1)), i++);
+    return r;
+}
+
+/* The set of k squares of mask numbered r by set_rank. */
+static bb_t set_unrank(bb_t mask, uint64_t r, int k)
+{
+    bb_t set = 0;
+    int top = bb_count(mask);
+    for (int i = k; i >= 1; i--) {
+        int n = top - 1;
+        while (choose(n, i) > r)
+            n--;
+        r -= choose(n, i);
+        set |= bb_of(select_square(mask, n));
+        top = n;
+    }
+    return set;
+}
+
+/* Number of the kings' placement on the free squares. */
+static uint64_t kings_rank(const struct material_index *ix, bb_t free, bb_t wk, bb_t bk)
+{
+    int after_white = bb_count(free) - ix->m.kings[WHITE];
+    return set_rank(free, wk) * choose(after_white, ix->m.kings[BLACK]) +
+           set_rank(free & ~wk, bk);
+}
+
+static void kings_unrank(const struct material_index *ix, bb_t free, uint64_t r, bb_t *wk,
+                         bb_t *bk)
+{
+    uint64_t black_count = choose(bb_count(free) - ix->m.kings[WHITE], ix->m.kings[BLACK]);
+    *wk = set_unrank(free, r / black_count, ix->m.kings[WHITE]);
+    *bk = set_unrank(free & ~*wk, r % black_count, ix->m.kings[BLACK]);
+}
+
+static uint64_t men_rank(const struct material_index *ix, bb_t wm, bb_t bm)
+{
+    uint64_t w = set_rank(ix->men_allowed[WHITE], wm);
+    return ix->black_men_start[w] + set_rank(ix->men_allowed[BLACK] & ~wm, bm);
+}
+
+static void men_unrank(const struct material_index *ix, uint64_t r, bb_t *wm, bb_t *bm)
+{
+    /* the last White combination whose run starts at or before r */
+    uint64_t lo = 0, hi = ix->white_combinations;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ix->black_men_start[mid] <= r)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *wm = set_unrank(ix->men_allowed[WHITE], lo, ix->m.men[WHITE]);
+    *bm = set_unrank(ix->men_allowed[BLACK] & ~*wm, r - ix->black_men_start[lo],
+                     ix->m.men[BLACK]);
+}
+
+static uint64_t transformed_rank(const struct material_index *ix, enum symmetry s, bb_t wk,
+                                 bb_t bk)
+{
+    return kings_rank(ix, ix->g->board, geometry_transform(ix->g, s, wk),
+                      geometry_transform(ix->g, s, bk));
+}
+
+/* The unreduced number of the representative of (wk, bk): the smallest of its images. */
+static uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk)
+{
+    uint64_t best = UINT64_MAX;
+    for (int s = 0; s < NUM_SYMS; s++) {
+        uint64_t r = transformed_rank(ix, (enum symmetry)s, wk, bk);
+        if (r < best)
+            best = r;
+    }
+    return best;
+}
+
+static int build_classes(struct material_index *ix)
+{
+    uint64_t words = ix->unreduced_size / 64 + 1;
+    ix->class_bits = calloc(words, sizeof *ix->class_bits);
+    ix->class_rank = calloc(words + 1, sizeof *ix->class_rank);
+    if (!ix->class_bits || !ix->class_rank)
+        return -1;
+#pragma omp parallel for schedule(static)
+    for (uint64_t w = 0; w < words; w++) {
+        uint64_t bits = 0;
+        for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
+            bb_t wk, bk;
+            kings_unrank(ix, ix->g->board, r, &wk, &bk);
+            if (class_min(ix, wk, bk) == r)
+                bits |= (uint64_t)1 << (r % 64);
+        }
+        ix->class_bits[w] = bits;
+    }
+    for (uint64_t w = 0; w < words; w++)
+        ix->class_rank[w + 1] = ix->class_rank[w] + (uint64_t)bb_count(ix->class_bits[w]);
+    ix->size = ix->class_rank[words];
+    return 0;
+}
+
+static int build_men_starts(struct material_index *ix)
+{
+    ix->white_combinations = choose(bb_count(ix->men_allowed[WHITE]), ix->m.men[WHITE]);
+    ix->black_men_start = malloc((ix->white_combinations + 1) * sizeof *ix->black_men_start);
+    if (!ix->black_men_start)
+        return -1;
+    ix->black_men_start[0] = 0;
+    for (uint64_t w = 0; w < ix->white_combinations; w++) {
+        bb_t wm = set_unrank(ix->men_allowed[WHITE], w, ix->m.men[WHITE]);
+        int free = bb_count(ix->men_allowed[BLACK] & ~wm);
+        ix->black_men_start[w + 1] = ix->black_men_start[w] + choose(free, ix->m.men[BLACK]);
+    }
+    ix->men_count = ix->black_men_start[ix->white_combinations];
+    return 0;
+}
+
+int index_init(struct material_index *ix, const struct variant *v, const struct material *m)
+{
+    const struct geometry *g = v->board();
+    int men = material_men(m);
+
+    memset(ix, 0, sizeof *ix);
+    ix->g = g;
+    ix->m = *m;
+    ix->reduced = men == 0;
+    for (int s = WHITE; s <= BLACK; s++)
+        ix->men_allowed[s] = g->board & ~promotion_rank(g, (enum side)s);
+    ix->king_count = choose(g->num_squares - men, m->kings[WHITE]) *
+                     choose(g->num_squares - men - m->kings[WHITE], m->kings[BLACK]);
+    if (build_men_starts(ix) < 0)
+        goto fail;
+    ix->size = ix->men_count * ix->king_count;
+    ix->unreduced_size = ix->size;
+    if (ix->reduced && build_classes(ix) < 0)
+        goto fail;
+    return 0;
+fail:
+    index_free(ix);
+    return -1;
+}
+
+void index_free(struct material_index *ix)
+{
+    free(ix->black_men_start);
+    free(ix->class_bits);
+    free(ix->class_rank);
+    ix->black_men_start = ix->class_bits = ix->class_rank = NULL;
+}
+
+uint64_t index_of(const struct material_index *ix, const struct position *p,
+                  bool *representative)
+{
+    if (ix->reduced) {
+        uint64_t r = kings_rank(ix, ix->g->board, p->kings[WHITE], p->kings[BLACK]);
+        uint64_t min = class_min(ix, p->kings[WHITE], p->kings[BLACK]);
+        uint64_t below = ix->class_bits[min / 64] & (((uint64_t)1 << (min % 64)) - 1);
+        if (representative)
+            *representative = r == min;
+        return ix->class_rank[min / 64] + (uint64_t)bb_count(below);
+    }
+    if (representative)
+        *representative = true;
+    bb_t men = p->men[WHITE] | p->men[BLACK];
+    return men_rank(ix, p->men[WHITE], p->men[BLACK]) * ix->king_count +
+           kings_rank(ix, ix->g->board & ~men, p->kings[WHITE], p->kings[BLACK]);
+}
+
+/* The unreduced number of the i-th representative. */
+static uint64_t class_select(const struct material_index *ix, uint64_t i)
+{
+    uint64_t lo = 0, hi = ix->unreduced_size / 64 + 1;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ix->class_rank[mid] <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo * 64 + (uint64_t)select_square(ix->class_bits[lo], (int)(i - ix->class_rank[lo]));
+}
+
+void index_position(const struct material_index *ix, uint64_t i, enum side side,
+                    struct position *out)
+{
+    bb_t men = 0;
+    memset(out, 0, sizeof *out);
+    out->side = side;
+    if (ix->reduced) {
+        kings_unrank(ix, ix->g->board, class_select(ix, i), &out->kings[WHITE],
+                     &out->kings[BLACK]);
+        return;
+    }
+    men_unrank(ix, i / ix->king_count, &out->men[WHITE], &out->men[BLACK]);
+    men = out->men[WHITE] | out->men[BLACK];
+    kings_unrank(ix, ix->g->board & ~men, i % ix->king_count, &out->kings[WHITE],
+                 &out->kings[BLACK]);
+}
+
+int index_men_progress(const struct material_index *ix, uint64_t men_config)
+{
+    const struct geometry *g = ix->g;
+    bb_t wm, bm;
+    int progress = 0, b;
+    men_unrank(ix, men_config, &wm, &bm);
+    BB_FOR_EACH(b, wm)
+        progress += g->rank_of[b];
+    BB_FOR_EACH(b, bm)
+        progress += g->ranks - 1 - g->rank_of[b];
+    return progress;
+}
+
+int index_class_members(const struct material_index *ix, const struct position *p,
+                        struct position out[4])
+{
+    int n = 0;
+    for (int s = 0; s < (ix->reduced ? NUM_SYMS : 1); s++) {
+        struct position image = *p;
+        for (int c = WHITE; c <= BLACK; c++)
+            image.kings[c] = geometry_transform(ix->g, (enum symmetry)s, p->kings[c]);
+        bool seen = false;
+        for (int j = 0; j < n; j++)
+            seen = seen || position_equal(&out[j], &image);
+        if (!seen)
+            out[n++] = image;
+    }
+    return n;
+}
+
+int index_class_size(const struct material_index *ix, const struct position *p)
+{
+    struct position members[4];
+    return index_class_members(ix, p, members);
+}

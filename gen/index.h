@@ -1,0 +1,73 @@
+/* A dense numbering of the positions of one material: a bijection between them and
+ * 0..size-1, the same for either side to move.
+ *
+ * The men come first (major part): White's men on the squares below White's promotion
+ * rank, then Black's men on the squares above Black's promotion rank that White's men
+ * leave free. Each such men configuration owns a run of king_count indices, which number
+ * the placements of White's kings and then Black's kings on the squares the men leave.
+ *
+ * A material of kings only is reduced by the four symmetries of the board: only one
+ * position of each class (its representative: the one whose unreduced number is the
+ * smallest) gets an index, and index_of() maps every position to its representative's. */
+#ifndef DAMERO_INDEX_H
+#define DAMERO_INDEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "material.h"
+
+#define INDEX_VERSION 1 /* bump when the numbering changes: old tables become unreadable */
+
+struct material_index {
+    const struct geometry *g;
+    struct material m;
+    bool reduced;          /* kings only: one index per class of symmetric positions */
+    uint64_t men_count;    /* men configurations */
+    uint64_t king_count;   /* king placements per men configuration */
+    uint64_t size;         /* positions per side to move */
+
+    /* private */
+    bb_t men_allowed[2];   /* squares a man of each side may stand on */
+    uint64_t *black_men_start; /* per White men combination: first men index (and a sentinel) */
+    uint64_t white_combinations;
+    uint64_t *class_bits;  /* reduced: bit r set when unreduced index r is a representative */
+    uint64_t *class_rank;  /* reduced: representatives before each 64-bit word */
+    uint64_t unreduced_size;
+};
+
+/* Prepares the numbering of material m on the variant's board. Returns 0, or -1 when
+ * memory runs out. */
+int index_init(struct material_index *ix, const struct variant *v, const struct material *m);
+void index_free(struct material_index *ix);
+
+/* The index of p, whose material must be exactly ix->m (p->side is ignored). For a
+ * reduced material this is the index of p's representative, and *representative (when
+ * not NULL) says whether p is that representative itself. Thread-safe. */
+uint64_t index_of(const struct material_index *ix, const struct position *p,
+                  bool *representative);
+
+/* The position with index i and side to move `side` (for a reduced material, the
+ * representative). Thread-safe. */
+void index_position(const struct material_index *ix, uint64_t i, enum side side,
+                    struct position *out);
+
+/* The men configuration of index i (0..men_count-1), and how far its men have advanced:
+ * every man move raises this by exactly one, so configurations can be solved from the
+ * most advanced down. */
+static inline uint64_t index_men_config(const struct material_index *ix, uint64_t i)
+{
+    return i / ix->king_count;
+}
+int index_men_progress(const struct material_index *ix, uint64_t men_config);
+
+/* How many distinct positions the representative p stands for (1, 2 or 4; 1 when the
+ * material is not reduced). */
+int index_class_size(const struct material_index *ix, const struct position *p);
+
+/* The distinct images of p under the four symmetries (just p when not reduced), p first.
+ * Returns how many were written. */
+int index_class_members(const struct material_index *ix, const struct position *p,
+                        struct position out[4]);
+
+#endif

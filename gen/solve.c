@@ -1,0 +1,375 @@
+#include "solve.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unmove.h"
+
+/* A group of equally advanced men configurations, solved together: no move leads from one
+ * to another, and every man move out of them reaches one solved before. */
+struct level {
+    const uint64_t *configs;
+    uint64_t num_configs;
+    uint64_t per_config; /* positions per configuration */
+};
+
+/* The count byte of a position during the analysis: the moves not yet shown to lose,
+ * plus one when the position has an external move that does not lose (an escape), so
+ * that it reaches zero exactly when the position is lost; and a flag for positions that
+ * must capture, which no quiet move can have come from. */
+#define COUNT_MASK 0x7f
+#define MUST_CAPTURE 0x80
+
+struct solver {
+    const struct variant *v;
+    const struct tableset *ts;
+    struct table *t;
+    uint8_t *count[2];
+};
+
+/* A step of work on one position (both sides are visited); returns a number the caller
+ * wants the largest of. */
+typedef int position_step(struct solver *s, enum side side, uint64_t i, int arg);
+
+#define CHUNK 4096
+
+/* Runs step on every position of the level, both sides to move, over all threads. The
+ * positions of a configuration are consecutive, so a chunk finds its first one with a
+ * division and walks from there. */
+static int for_each_position(struct solver *s, const struct level *l, position_step *step,
+                             int arg)
+{
+    uint64_t total = l->num_configs * l->per_config;
+    uint64_t chunks = (total + CHUNK - 1) / CHUNK;
+    int most = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(max : most) if (chunks > 1)
+    for (uint64_t c = 0; c < chunks; c++) {
+        uint64_t config = c * CHUNK / l->per_config, offset = c * CHUNK % l->per_config;
+        uint64_t n = total - c * CHUNK < CHUNK ? total - c * CHUNK : CHUNK;
+        for (uint64_t k = 0; k < n; k++) {
+            uint64_t i = l->configs[config] * l->per_config + offset;
+            for (int side = WHITE; side <= BLACK; side++) {
+                int r = step(s, (enum side)side, i, arg);
+                most = r > most ? r : most;
+            }
+            if (++offset == l->per_config) {
+                offset = 0;
+                config++;
+            }
+        }
+    }
+    return most;
+}
+
+/* A king's quiet move stays in the configuration: the only moves the analysis iterates. */
+static bool is_internal(const struct position *p, const struct move *m)
+{
+    return m->captured == 0 && (p->kings[p->side] & bb_of(m->from));
+}
+
+static dtm_t child_dtm(const struct solver *s, const struct position *child)
+{
+    struct material m = material_of(child);
+    dtm_t v = DTM_DRAW;
+    if (material_equal(&m, &s->t->m))
+        return s->t->dtm[child->side][index_of(&s->t->ix, child, NULL)];
+    tableset_value(s->ts, child, &v, NULL); /* its successors are all in memory */
+    return v;
+}
+
+/* Values from the moves that leave the configuration; counts the ones that stay. MTC is
+ * known already where every move leaves (one ply to the conversion) or none exists. */
+static int init_position(struct solver *s, enum side side, uint64_t i, int unused)
+{
+    struct position p, child;
+    struct move_list list;
+    dtm_t best = DTM_DRAW;
+    bool any_external = false;
+    int internal = 0;
+    (void)unused;
+
+    index_position(&s->t->ix, i, side, &p);
+    generate_moves(s->v, &p, 0, &list);
+    for (int k = 0; k < list.count; k++) {
+        if (is_internal(&p, &list.moves[k])) {
+            internal++;
+            continue;
+        }
+        make_move(&p, &list.moves[k], &child);
+        dtm_t value = dtm_parent(child_dtm(s, &child));
+        if (!any_external || dtm_better(value, best))
+            best = value;
+        any_external = true;
+    }
+
+    dtm_t *dtm = &s->t->dtm[side][i];
+    mtc_t *mtc = &s->t->mtc[side][i];
+    *mtc = MTC_NONE;
+    if (list.count == 0) {
+        *dtm = dtm_no_move(s->v);
+        *mtc = mtc_of_plies(0);
+    } else if (internal == 0) {
+        *dtm = best;
+        if (best != DTM_DRAW)
+            *mtc = mtc_of_plies(1);
+    } else if (dtm_is_win(best)) {
+        *dtm = best; /* a win at the latest; king moves may find a shorter one */
+        *mtc = mtc_of_plies(1);
+    } else {
+        /* a pending loss (all external moves lose), or unknown */
+        *dtm = best;
+    }
+    int escape = any_external && !dtm_is_loss(best);
+    bool capture = list.count > 0 && list.moves[0].captured != 0;
+    s->count[side][i] = (uint8_t)((internal == 0 ? 0 : internal + escape) |
+                                  (capture ? MUST_CAPTURE : 0));
+    return 0;
+}
+
+/* Indices of the positions with the other side to move whose king move leads to p (or, in
+ * a reduced material, to any position p stands for). Each such move is listed once, so
+ * that a position is listed as many times as it has moves into p's class. */
+static int predecessors(const struct solver *s, const struct position *p, uint64_t *out)
+{
+    struct position members[4], pred;
+    struct unmove_list list;
+    const uint8_t *count = s->count[side_other(p->side)];
+    int n = 0, num_members = index_class_members(&s->t->ix, p, members);
+
+    for (int k = 0; k < num_members; k++) {
+        generate_king_unmoves(s->v, &members[k], &list);
+        for (int u = 0; u < list.count; u++) {
+            bool representative;
+            unmake_move(&members[k], &list.moves[u], &pred);
+            uint64_t i = index_of(&s->t->ix, &pred, &representative);
+            if (representative && !(count[i] & MUST_CAPTURE))
+                out[n++] = i;
+        }
+    }
+    return n;
+}
+
+/* Lowers *slot to `value` unless it holds a smaller nonzero value already (for DTM wins
+ * and for MTC codes, smaller nonzero is shorter). */
+static void lower_to(uint16_t *slot, uint16_t value, bool (*keeps)(uint16_t cur, uint16_t value))
+{
+    uint16_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    while (!keeps(cur, value) &&
+           !__atomic_compare_exchange_n(slot, &cur, value, true, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+    }
+}
+
+static bool keeps_shorter_win(uint16_t cur, uint16_t win) { return dtm_is_win(cur) && cur <= win; }
+static bool keeps_shorter_mtc(uint16_t cur, uint16_t mtc) { return cur != MTC_NONE && cur <= mtc; }
+
+/* One more move of the position shown to lose; true when it was the last one. */
+static bool refute_move(struct solver *s, enum side side, uint64_t i)
+{
+    return (__atomic_sub_fetch(&s->count[side][i], 1, __ATOMIC_RELAXED) & COUNT_MASK) == 0;
+}
+
+/* DTM: position (side, i) is final at `plies`; tell its predecessors. */
+static void propagate_dtm(struct solver *s, enum side side, uint64_t i, int plies)
+{
+    uint64_t preds[4 * MAX_MOVES];
+    struct position p;
+    enum side other = side_other(side);
+    bool lost = dtm_is_loss(s->t->dtm[side][i]);
+
+    index_position(&s->t->ix, i, side, &p);
+    int n = predecessors(s, &p, preds);
+    for (int k = 0; k < n; k++) {
+        dtm_t *slot = &s->t->dtm[other][preds[k]];
+        if (lost) {
+            lower_to(slot, dtm_win(plies + 1), keeps_shorter_win);
+        } else if (refute_move(s, other, preds[k])) {
+            /* every move loses; the longest way decides, external ones included */
+            int pending = dtm_is_loss(*slot) ? dtm_plies(*slot) : 0;
+            *slot = dtm_loss(pending > plies + 1 ? pending : plies + 1);
+        }
+    }
+}
+
+/* MTC: position (side, i), won or lost, has its final MTC `plies`. */
+static void propagate_mtc(struct solver *s, enum side side, uint64_t i, int plies)
+{
+    uint64_t preds[4 * MAX_MOVES];
+    struct position p;
+    enum side other = side_other(side);
+    bool lost = dtm_is_loss(s->t->dtm[side][i]);
+
+    index_position(&s->t->ix, i, side, &p);
+    int n = predecessors(s, &p, preds);
+    for (int k = 0; k < n; k++) {
+        dtm_t pred = s->t->dtm[other][preds[k]];
+        mtc_t *slot = &s->t->mtc[other][preds[k]];
+        if (lost && dtm_is_win(pred))
+            lower_to(slot, mtc_of_plies(plies + 1), keeps_shorter_mtc);
+        else if (!lost && dtm_is_loss(pred) && refute_move(s, other, preds[k]))
+            *slot = mtc_of_plies(plies + 1);
+    }
+}
+
+/* A position is final at a ply when its value says that ply and, for a loss, no move is
+ * left unrefuted (a pending loss may still turn out a draw or a win). */
+static int dtm_step(struct solver *s, enum side side, uint64_t i, int plies)
+{
+    dtm_t v = __atomic_load_n(&s->t->dtm[side][i], __ATOMIC_RELAXED);
+    if (v != dtm_win(plies) && v != dtm_loss(plies))
+        return 0;
+    if (dtm_is_loss(v) && (__atomic_load_n(&s->count[side][i], __ATOMIC_RELAXED) & COUNT_MASK))
+        return 0;
+    propagate_dtm(s, side, i, plies);
+    return 1;
+}
+
+static int mtc_step(struct solver *s, enum side side, uint64_t i, int plies)
+{
+    mtc_t v = __atomic_load_n(&s->t->mtc[side][i], __ATOMIC_RELAXED);
+    if (v != mtc_of_plies(plies))
+        return 0;
+    if (!dtm_is_win(s->t->dtm[side][i]) &&
+        (__atomic_load_n(&s->count[side][i], __ATOMIC_RELAXED) & COUNT_MASK))
+        return 0;
+    propagate_mtc(s, side, i, plies);
+    return 1;
+}
+
+static int dtm_plies_of(struct solver *s, enum side side, uint64_t i, int unused)
+{
+    (void)unused;
+    return s->t->dtm[side][i] == DTM_DRAW ? 0 : dtm_plies(s->t->dtm[side][i]);
+}
+
+static int mtc_plies_of(struct solver *s, enum side side, uint64_t i, int unused)
+{
+    (void)unused;
+    return s->t->mtc[side][i] == MTC_NONE ? 0 : mtc_plies(s->t->mtc[side][i]);
+}
+
+/* Ply by ply, each position final at that ply tells its predecessors; a position can only
+ * become final at a later ply, so every one is told exactly once. */
+static void iterate(struct solver *s, const struct level *l, position_step *step,
+                    position_step *plies_of)
+{
+    int last = for_each_position(s, l, plies_of, 0);
+    for (int plies = 0; plies <= last; plies++)
+        if (for_each_position(s, l, step, plies) && plies + 1 > last)
+            last = plies + 1;
+}
+
+/* Positions whose moves were not all refuted are draws, whatever their external moves
+ * promised. Then a lost position's count becomes its king moves (all of them lose), for
+ * the MTC pass. */
+static int settle_position(struct solver *s, enum side side, uint64_t i, int unused)
+{
+    dtm_t *dtm = &s->t->dtm[side][i];
+    uint8_t *count = &s->count[side][i];
+    (void)unused;
+    if (dtm_is_loss(*dtm) && (*count & COUNT_MASK) != 0)
+        *dtm = DTM_DRAW;
+    if (*dtm == DTM_DRAW)
+        s->t->mtc[side][i] = MTC_NONE;
+    *count &= MUST_CAPTURE;
+    if (dtm_is_loss(*dtm) && s->t->mtc[side][i] == MTC_NONE) {
+        struct position p;
+        struct move_list list;
+        int internal = 0;
+        index_position(&s->t->ix, i, side, &p);
+        generate_moves(s->v, &p, 0, &list);
+        for (int k = 0; k < list.count; k++)
+            internal += is_internal(&p, &list.moves[k]);
+        *count |= (uint8_t)internal;
+    }
+    return 0;
+}
+
+static void solve_level(struct solver *s, const struct level *l)
+{
+    for_each_position(s, l, init_position, 0);
+    iterate(s, l, dtm_step, dtm_plies_of);
+    for_each_position(s, l, settle_position, 0);
+    iterate(s, l, mtc_step, mtc_plies_of);
+}
+
+/* The men configurations ordered from the most advanced down (a counting sort), and
+ * where each level of advancement starts in that order. */
+static uint64_t *order_configs(const struct material_index *ix, uint64_t **level_start,
+                               int *num_levels)
+{
+    int levels = 2 * MATERIAL_MAX_PIECES * ix->g->ranks + 1;
+    uint64_t *order = malloc(ix->men_count * sizeof *order);
+    int *rank = malloc(ix->men_count * sizeof *rank);
+    uint64_t *start = calloc((size_t)levels + 1, sizeof *start);
+    uint64_t *fill = calloc((size_t)levels + 1, sizeof *fill);
+    if (!order || !rank || !start || !fill) {
+        free(order);
+        free(start);
+        order = start = NULL;
+    } else {
+        for (uint64_t c = 0; c < ix->men_count; c++) {
+            rank[c] = levels - 1 - index_men_progress(ix, c);
+            start[rank[c] + 1]++;
+        }
+        for (int k = 0; k < levels; k++)
+            start[k + 1] += start[k];
+        memcpy(fill, start, (size_t)levels * sizeof *fill);
+        for (uint64_t c = 0; c < ix->men_count; c++)
+            order[fill[rank[c]]++] = c;
+    }
+    free(rank);
+    free(fill);
+    *level_start = start;
+    *num_levels = levels;
+    return order;
+}
+
+static void free_work(struct solver *s, uint64_t *order, uint64_t *level_start)
+{
+    free(order);
+    free(level_start);
+    free(s->count[WHITE]);
+    free(s->count[BLACK]);
+}
+
+int solve_material(const struct tableset *ts, const struct material *m, struct table *out,
+                   char *err, size_t err_size)
+{
+    struct solver s = { .v = ts->v, .ts = ts, .t = out };
+    uint64_t *order = NULL, *level_start = NULL;
+    int num_levels = 0;
+
+    memset(out, 0, sizeof *out);
+    out->m = *m;
+    if (index_init(&out->ix, ts->v, m) < 0)
+        goto no_memory;
+    for (int side = WHITE; side <= BLACK; side++) {
+        out->dtm[side] = malloc(out->ix.size * sizeof(dtm_t));
+        out->mtc[side] = malloc(out->ix.size * sizeof(mtc_t));
+        s.count[side] = malloc(out->ix.size);
+        if (!out->dtm[side] || !out->mtc[side] || !s.count[side])
+            goto no_memory;
+    }
+    if (!(order = order_configs(&out->ix, &level_start, &num_levels)))
+        goto no_memory;
+    for (int k = 0; k < num_levels; k++) {
+        struct level l = {
+            .configs = order + level_start[k],
+            .num_configs = level_start[k + 1] - level_start[k],
+            .per_config = out->ix.reduced ? out->ix.size : out->ix.king_count,
+        };
+        if (l.num_configs > 0)
+            solve_level(&s, &l);
+    }
+    free_work(&s, order, level_start);
+    return 0;
+
+no_memory:
+    free_work(&s, order, level_start);
+    snprintf(err, err_size, "out of memory solving a table of %llu positions per side",
+             (unsigned long long)out->ix.size);
+    table_free(out);
+    return -1;
+}

@@ -1,0 +1,144 @@
+#include "tableset.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tablefile.h"
+
+void tableset_init(struct tableset *ts, const struct variant *v, const char *dir)
+{
+    memset(ts, 0, sizeof *ts);
+    ts->v = v;
+    ts->dir = dir;
+}
+
+void table_free(struct table *t)
+{
+    if (!t)
+        return;
+    index_free(&t->ix);
+    for (int side = WHITE; side <= BLACK; side++) {
+        free(t->dtm[side]);
+        free(t->mtc[side]);
+        t->dtm[side] = t->mtc[side] = NULL;
+    }
+}
+
+void tableset_free(struct tableset *ts)
+{
+    for (int c = 0; c < MATERIAL_CODES; c++) {
+        table_free(ts->by_code[c]);
+        free(ts->by_code[c]);
+        ts->by_code[c] = NULL;
+    }
+}
+
+const struct table *tableset_find(const struct tableset *ts, const struct material *m)
+{
+    return ts->by_code[material_code(m)];
+}
+
+int tableset_add(struct tableset *ts, struct table *t)
+{
+    struct table *copy = malloc(sizeof *copy);
+    if (!copy)
+        return -1;
+    *copy = *t;
+    ts->by_code[material_code(&t->m)] = copy;
+    return 0;
+}
+
+/* Reads one metric's file of material m into 16-bit values. */
+static int load_metric(const struct tableset *ts, const struct table *t, enum table_metric metric,
+                       uint16_t *out[2], char *err, size_t err_size)
+{
+    char name[MATERIAL_NAME_SIZE], path[4096];
+    struct table_file_info info;
+    void *values[2];
+
+    material_name(&t->m, name);
+    snprintf(path, sizeof path, "%s/%s%s", ts->dir, name, table_metric_suffix(metric));
+    if (table_file_read(path, &info, values, err, err_size) < 0)
+        return -1;
+    if (strcmp(info.variant, ts->v->name) != 0 || strcmp(info.material, name) != 0 ||
+        info.metric != metric || info.index_version != INDEX_VERSION ||
+        info.positions != t->ix.size) {
+        snprintf(err, err_size, "%s holds %s %s (index version %u, %llu positions), not %s %s",
+                 path, info.variant, info.material, info.index_version,
+                 (unsigned long long)info.positions, ts->v->name, name);
+        free(values[0]);
+        free(values[1]);
+        return -1;
+    }
+    for (int side = WHITE; side <= BLACK; side++) {
+        if (info.value_bytes == 2) {
+            out[side] = values[side];
+            continue;
+        }
+        out[side] = malloc(info.positions * sizeof(uint16_t) + 1);
+        for (uint64_t i = 0; out[side] && i < info.positions; i++)
+            out[side][i] = ((uint8_t *)values[side])[i];
+        free(values[side]);
+    }
+    if (!out[WHITE] || !out[BLACK]) {
+        snprintf(err, err_size, "out of memory reading %s", path);
+        free(out[WHITE]);
+        free(out[BLACK]);
+        return -1;
+    }
+    return 0;
+}
+
+const struct table *tableset_get(struct tableset *ts, const struct material *m, char *err,
+                                 size_t err_size)
+{
+    const struct table *found = tableset_find(ts, m);
+    struct table t = { .m = *m };
+    char name[MATERIAL_NAME_SIZE];
+
+    if (found)
+        return found;
+    material_name(m, name);
+    if (!ts->dir) {
+        snprintf(err, err_size, "no %s table of %s in memory", ts->v->name, name);
+        return NULL;
+    }
+    if (index_init(&t.ix, ts->v, m) < 0) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    if (load_metric(ts, &t, METRIC_DTM, t.dtm, err, err_size) < 0 ||
+        load_metric(ts, &t, METRIC_MTC, t.mtc, err, err_size) < 0 || tableset_add(ts, &t) < 0) {
+        table_free(&t);
+        return NULL;
+    }
+    return tableset_find(ts, m);
+}
+
+int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *dtm, mtc_t *mtc)
+{
+    struct position q = *p;
+    struct material m = material_of(p);
+    const struct table *t;
+
+    if (position_pieces(p, p->side) == 0) {
+        if (dtm)
+            *dtm = dtm_no_move(ts->v);
+        if (mtc)
+            *mtc = mtc_of_plies(0);
+        return 0;
+    }
+    if (!material_is_canonical(&m)) {
+        position_flip_colours(ts->v, p, &q);
+        m = material_flipped(&m);
+    }
+    if (material_side_pieces(&m, BLACK) == 0 || !(t = tableset_find(ts, &m)))
+        return -1;
+    uint64_t i = index_of(&t->ix, &q, NULL);
+    if (dtm)
+        *dtm = t->dtm[q.side][i];
+    if (mtc)
+        *mtc = t->mtc[q.side][i];
+    return 0;
+}

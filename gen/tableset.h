@@ -1,0 +1,61 @@
+/* The solved tables of one variant that a build or a check can read: kept in memory once
+ * solved or loaded, read from the table directory when needed.
+ *
+ * A lookup takes any position whose material has a table (in either colour orientation)
+ * or where the side to move has no piece left. */
+#ifndef DAMERO_TABLESET_H
+#define DAMERO_TABLESET_H
+
+#include <stddef.h>
+
+#include "index.h"
+#include "value.h"
+
+/* One solved material: DTM and MTC for each side to move, by index. */
+struct table {
+    struct material m;       /* canonical */
+    struct material_index ix;
+    dtm_t *dtm[2];           /* indexed by side to move, then by index */
+    mtc_t *mtc[2];
+};
+
+struct tableset {
+    const struct variant *v;
+    const char *dir;         /* the variant's table directory, NULL to keep tables in memory only */
+    struct table *by_code[MATERIAL_CODES]; /* by material_code() of the canonical material */
+};
+
+/* An empty set for variant v. dir is where table files are read (and written by a
+ * build): usually "tables/<variant>". NULL keeps everything in memory. */
+void tableset_init(struct tableset *ts, const struct variant *v, const char *dir);
+void tableset_free(struct tableset *ts);
+
+/* The table of canonical material m: already in memory, or read from its files (checking
+ * them). Returns NULL with a sentence in err when there is none or it cannot be read.
+ * Not thread-safe (it may add to the set); look up first, then share. */
+const struct table *tableset_get(struct tableset *ts, const struct material *m, char *err,
+                                 size_t err_size);
+
+/* The table of canonical material m if it is in memory, else NULL. Thread-safe. */
+const struct table *tableset_find(const struct tableset *ts, const struct material *m);
+
+/* Adds a table solved by the caller; the set owns it from now on. Returns 0, or -1 when
+ * memory runs out. */
+int tableset_add(struct tableset *ts, struct table *t);
+
+/* The DTM and MTC of p for its side to move (either may be NULL). A position where the
+ * side to move has no piece left is the end of the game. Returns 0, or -1 when p's
+ * material is not in memory. Thread-safe. */
+int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *dtm,
+                   mtc_t *mtc);
+
+/* The value of a position whose side to move has no legal move: the game is over. */
+static inline dtm_t dtm_no_move(const struct variant *v)
+{
+    return v->giveaway ? dtm_win(0) : dtm_loss(0);
+}
+
+/* Frees a table not (or no longer) owned by a set. */
+void table_free(struct table *t);
+
+#endif

@@ -1,0 +1,64 @@
+/* How the tables encode a position's value, for the side to move.
+ *
+ * DTM (distance to mate): the plies until the game ends under best play, the winner
+ * taking the shortest way and the loser the longest. Encoded in one unsigned number so
+ * that a table is a plain array: 0 is a draw, 1 + 2d a win in d plies, 2 + 2d a loss in
+ * d plies. In the ordinary variants a win takes an odd number of plies and a loss an even
+ * one (a side with no move has lost at 0 plies); in the giveaway variants it is the
+ * reverse (a side with no move has won at 0 plies).
+ *
+ * MTC (moves to conversion): for a won position, the fewest plies the winner needs until
+ * a capture or a man move, by either side, after which the position is still won; for a
+ * lost position, the most plies the loser can delay that. A position where the game is
+ * over has MTC 0. Encoded as 0 for a draw (no MTC) and 1 + plies otherwise.
+ *
+ * WDL: 0 draw, 1 win, 2 loss, for the side to move. */
+#ifndef DAMERO_VALUE_H
+#define DAMERO_VALUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef uint16_t dtm_t;
+typedef uint16_t mtc_t;
+
+enum wdl { WDL_DRAW = 0, WDL_WIN = 1, WDL_LOSS = 2 };
+
+#define DTM_DRAW ((dtm_t)0)
+#define DTM_MAX_PLIES 32766
+#define MTC_NONE ((mtc_t)0)
+
+static inline dtm_t dtm_win(int plies) { return (dtm_t)(1 + 2 * plies); }
+static inline dtm_t dtm_loss(int plies) { return (dtm_t)(2 + 2 * plies); }
+static inline bool dtm_is_win(dtm_t v) { return v & 1; }
+static inline bool dtm_is_loss(dtm_t v) { return v != 0 && !(v & 1); }
+static inline int dtm_plies(dtm_t v) { return (v - 1) >> 1; } /* of a win or a loss */
+
+static inline enum wdl dtm_wdl(dtm_t v)
+{
+    return v == DTM_DRAW ? WDL_DRAW : dtm_is_win(v) ? WDL_WIN : WDL_LOSS;
+}
+
+/* The value for the side that moved, of a move leading to a position worth `child` to
+ * the side to move there. */
+static inline dtm_t dtm_parent(dtm_t child)
+{
+    if (child == DTM_DRAW)
+        return DTM_DRAW;
+    return dtm_is_win(child) ? dtm_loss(dtm_plies(child) + 1) : dtm_win(dtm_plies(child) + 1);
+}
+
+/* Whether a is better than b for the side to move: a shorter win, a draw rather than a
+ * loss, a longer loss. */
+static inline bool dtm_better(dtm_t a, dtm_t b)
+{
+    /* rank: wins first by fewest plies, then the draw, then losses by most plies */
+    int64_t ra = a == DTM_DRAW ? 0 : dtm_is_win(a) ? 1000000 - dtm_plies(a) : -1000000 + dtm_plies(a);
+    int64_t rb = b == DTM_DRAW ? 0 : dtm_is_win(b) ? 1000000 - dtm_plies(b) : -1000000 + dtm_plies(b);
+    return ra > rb;
+}
+
+static inline mtc_t mtc_of_plies(int plies) { return (mtc_t)(1 + plies); }
+static inline int mtc_plies(mtc_t v) { return v - 1; }
+
+#endif
