@@ -23,17 +23,47 @@ __attribute__((constructor)) static void binomial_init(void)
 
 static uint64_t choose(int n, int k) { return n < 0 ? 0 : binomial[n][k]; }
 
-/* The j-th (from 0) square of mask. */
-static int select_square(bb_t mask, int j)
+/* The r-th set of k positions (as bits 0..49) in the order set_rank numbers them, for
+ * small k: that order is colexicographic, which is plain numeric order of the bit sets,
+ * so the same list serves every mask, and decoding is a lookup and a bit deposit. */
+#define UNRANK_MAX_K 4
+#define UNRANK_MAX_N 50
+static bb_t *unrank_table[UNRANK_MAX_K + 1];
+
+__attribute__((constructor)) static void unrank_init(void)
+{
+    for (int k = 1; k <= UNRANK_MAX_K; k++) {
+        uint64_t count = 1;
+        for (int i = 0; i < k; i++)
+            count = count * (UNRANK_MAX_N - i) / (i + 1);
+        unrank_table[k] = malloc(count * sizeof(bb_t));
+        if (!unrank_table[k])
+            continue; /* set_unrank falls back to searching */
+        bb_t set = ((bb_t)1 << k) - 1;
+        for (uint64_t r = 0; r < count; r++) {
+            unrank_table[k][r] = set;
+            bb_t low = set & -set, ripple = set + low; /* the next set with k bits */
+            set = ripple | (((set ^ ripple) >> 2) / low);
+        }
+    }
+}
+
+/* The squares of mask at the positions given as bits of `positions`. */
+static bb_t deposit(bb_t positions, bb_t mask)
 {
 #ifdef __BMI2__
-    return bb_first(_pdep_u64((bb_t)1 << j, mask));
+    return _pdep_u64(positions, mask);
 #else
-    while (j-- > 0)
-        mask &= mask - 1;
-    return bb_first(mask);
+    bb_t out = 0;
+    for (; mask; mask &= mask - 1, positions >>= 1)
+        if (positions & 1)
+            out |= mask & -mask;
+    return out;
 #endif
 }
+
+/* The j-th (from 0) square of mask. */
+static int select_square(bb_t mask, int j) { return bb_first(deposit(bb_of(j), mask)); }
 
 /* Combinatorial number of a set of squares among the squares of mask: the sum over the
  * set's squares, in increasing order i = 1, 2, ..., of C(position of the square in mask, i). */
@@ -46,18 +76,28 @@ static uint64_t set_rank(bb_t mask, bb_t set)
     return r;
 }
 
-/* The set of k squares of mask numbered r by set_rank. */
+/* The set of k squares of mask numbered r by set_rank: from the highest square down,
+ * each is the largest position n with C(n, i) <= what is left of r. */
 static bb_t set_unrank(bb_t mask, uint64_t r, int k)
 {
     bb_t set = 0;
     int top = bb_count(mask);
+    if (k == 0)
+        return 0;
+    if (k <= UNRANK_MAX_K && top <= UNRANK_MAX_N && unrank_table[k])
+        return deposit(unrank_table[k][r], mask);
     for (int i = k; i >= 1; i--) {
-        int n = top - 1;
-        while (choose(n, i) > r)
-            n--;
-        r -= choose(n, i);
-        set |= bb_of(select_square(mask, n));
-        top = n;
+        int lo = i - 1, hi = top - 1; /* C(lo, i) = 0 <= r always */
+        while (lo < hi) {
+            int mid = (lo + hi + 1) / 2;
+            if (choose(mid, i) <= r)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        r -= choose(lo, i);
+        set |= bb_of(select_square(mask, lo));
+        top = lo;
     }
     return set;
 }
@@ -192,8 +232,8 @@ void index_free(struct material_index *ix)
     ix->black_men_start = ix->class_bits = ix->class_rank = NULL;
 }
 
-uint64_t index_of(const struct material_index *ix, const struct position *p,
-                  bool *representative)
+uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
+                        const struct position *p, bool *representative)
 {
     if (ix->reduced) {
         uint64_t r = kings_rank(ix, ix->g->board, p->kings[WHITE], p->kings[BLACK]);
@@ -206,8 +246,15 @@ uint64_t index_of(const struct material_index *ix, const struct position *p,
     if (representative)
         *representative = true;
     bb_t men = p->men[WHITE] | p->men[BLACK];
-    return men_rank(ix, p->men[WHITE], p->men[BLACK]) * ix->king_count +
+    return men_config * ix->king_count +
            kings_rank(ix, ix->g->board & ~men, p->kings[WHITE], p->kings[BLACK]);
+}
+
+uint64_t index_of(const struct material_index *ix, const struct position *p,
+                  bool *representative)
+{
+    uint64_t men_config = ix->reduced ? 0 : men_rank(ix, p->men[WHITE], p->men[BLACK]);
+    return index_of_kings(ix, men_config, p, representative);
 }
 
 /* The unreduced number of the i-th representative. */
@@ -224,21 +271,31 @@ static uint64_t class_select(const struct material_index *ix, uint64_t i)
     return lo * 64 + (uint64_t)select_square(ix->class_bits[lo], (int)(i - ix->class_rank[lo]));
 }
 
+void index_men_position(const struct material_index *ix, uint64_t men_config, enum side side,
+                        struct position *out)
+{
+    memset(out, 0, sizeof *out);
+    out->side = side;
+    if (!ix->reduced)
+        men_unrank(ix, men_config, &out->men[WHITE], &out->men[BLACK]);
+}
+
+void index_place_kings(const struct material_index *ix, uint64_t i, struct position *p)
+{
+    if (ix->reduced) {
+        kings_unrank(ix, ix->g->board, class_select(ix, i), &p->kings[WHITE], &p->kings[BLACK]);
+        return;
+    }
+    bb_t men = p->men[WHITE] | p->men[BLACK];
+    kings_unrank(ix, ix->g->board & ~men, i % ix->king_count, &p->kings[WHITE],
+                 &p->kings[BLACK]);
+}
+
 void index_position(const struct material_index *ix, uint64_t i, enum side side,
                     struct position *out)
 {
-    bb_t men = 0;
-    memset(out, 0, sizeof *out);
-    out->side = side;
-    if (ix->reduced) {
-        kings_unrank(ix, ix->g->board, class_select(ix, i), &out->kings[WHITE],
-                     &out->kings[BLACK]);
-        return;
-    }
-    men_unrank(ix, i / ix->king_count, &out->men[WHITE], &out->men[BLACK]);
-    men = out->men[WHITE] | out->men[BLACK];
-    kings_unrank(ix, ix->g->board & ~men, i % ix->king_count, &out->kings[WHITE],
-                 &out->kings[BLACK]);
+    index_men_position(ix, ix->reduced ? 0 : i / ix->king_count, side, out);
+    index_place_kings(ix, i, out);
 }
 
 int index_men_progress(const struct material_index *ix, uint64_t men_config)

@@ -52,6 +52,16 @@ uint64_t index_of(const struct material_index *ix, const struct position *p,
 void index_position(const struct material_index *ix, uint64_t i, enum side side,
                     struct position *out);
 
+/* The same, in two steps, for walking the indices of one men configuration: its men
+ * (no kings), then the kings of index i, which must belong to that configuration. */
+void index_men_position(const struct material_index *ix, uint64_t men_config, enum side side,
+                        struct position *out);
+void index_place_kings(const struct material_index *ix, uint64_t i, struct position *p);
+
+/* index_of() for a position known to have the men of configuration men_config. */
+uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
+                        const struct position *p, bool *representative);
+
 /* The men configuration of index i (0..men_count-1), and how far its men have advanced:
  * every man move raises this by exactly one, so configurations can be solved from the
  * most advanced down. */

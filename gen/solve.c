@@ -28,35 +28,65 @@ struct solver {
     uint8_t *count[2];
 };
 
-/* A step of work on one position (both sides are visited); returns a number the caller
- * wants the largest of. */
-typedef int position_step(struct solver *s, enum side side, uint64_t i, int arg);
+enum metric_pass { PASS_DTM, PASS_MTC };
+
+/* Work on one position: p holds its men and side to move (the kings are placed by
+ * index_place_kings when needed), i is its index in men configuration `config`. Returns
+ * a number the caller wants the largest of. */
+typedef int position_step(struct solver *s, struct position *p, uint64_t config, uint64_t i,
+                          int arg);
 
 #define CHUNK 4096
 
 /* Runs step on every position of the level, both sides to move, over all threads. The
- * positions of a configuration are consecutive, so a chunk finds its first one with a
- * division and walks from there. */
-static int for_each_position(struct solver *s, const struct level *l, position_step *step,
-                             int arg)
+ * positions of a configuration are consecutive, so a chunk of them finds its first one
+ * with a division, decodes the men once per configuration, and walks from there. When
+ * `wanted` is not zero, only positions whose value (DTM, or MTC with `mtc`) is `wanted`
+ * or `wanted2` are visited: that scan is the inner loop of the analysis. */
+struct walk {
+    position_step *step;
+    int arg;
+    bool mtc;
+    uint16_t wanted, wanted2;
+};
+
+static int walk_run(struct solver *s, const struct walk *w, uint64_t config, uint64_t first,
+                    uint64_t count)
+{
+    int most = 0;
+    for (int side = WHITE; side <= BLACK; side++) {
+        const uint16_t *values = w->mtc ? s->t->mtc[side] : s->t->dtm[side];
+        struct position men, p;
+        index_men_position(&s->t->ix, config, (enum side)side, &men);
+        for (uint64_t i = first; i < first + count; i++) {
+            if (w->wanted) {
+                uint16_t v = __atomic_load_n(&values[i], __ATOMIC_RELAXED);
+                if (v != w->wanted && v != w->wanted2)
+                    continue;
+            }
+            p = men;
+            int r = w->step(s, &p, config, i, w->arg);
+            most = r > most ? r : most;
+        }
+    }
+    return most;
+}
+
+static int for_each_position(struct solver *s, const struct level *l, const struct walk *w)
 {
     uint64_t total = l->num_configs * l->per_config;
     uint64_t chunks = (total + CHUNK - 1) / CHUNK;
     int most = 0;
 #pragma omp parallel for schedule(dynamic, 1) reduction(max : most) if (chunks > 1)
     for (uint64_t c = 0; c < chunks; c++) {
-        uint64_t config = c * CHUNK / l->per_config, offset = c * CHUNK % l->per_config;
-        uint64_t n = total - c * CHUNK < CHUNK ? total - c * CHUNK : CHUNK;
-        for (uint64_t k = 0; k < n; k++) {
-            uint64_t i = l->configs[config] * l->per_config + offset;
-            for (int side = WHITE; side <= BLACK; side++) {
-                int r = step(s, (enum side)side, i, arg);
-                most = r > most ? r : most;
-            }
-            if (++offset == l->per_config) {
-                offset = 0;
-                config++;
-            }
+        uint64_t k = c * CHUNK / l->per_config, offset = c * CHUNK % l->per_config;
+        uint64_t left = total - c * CHUNK < CHUNK ? total - c * CHUNK : CHUNK;
+        for (; left > 0; k++, offset = 0) {
+            uint64_t run = l->per_config - offset < left ? l->per_config - offset : left;
+            uint64_t config = l->configs[k];
+            int r = walk_run(s, w, config, config * l->per_config + offset, run);
+            most = r > most ? r : most;
+            left -= run;
         }
     }
     return most;
@@ -80,23 +110,25 @@ static dtm_t child_dtm(const struct solver *s, const struct position *child)
 
 /* Values from the moves that leave the configuration; counts the ones that stay. MTC is
  * known already where every move leaves (one ply to the conversion) or none exists. */
-static int init_position(struct solver *s, enum side side, uint64_t i, int unused)
+static int init_position(struct solver *s, struct position *p, uint64_t config, uint64_t i,
+                         int unused)
 {
-    struct position p, child;
+    struct position child;
     struct move_list list;
     dtm_t best = DTM_DRAW;
     bool any_external = false;
     int internal = 0;
-    (void)unused;
+    enum side side = p->side;
+    (void)config, (void)unused;
 
-    index_position(&s->t->ix, i, side, &p);
-    generate_moves(s->v, &p, 0, &list);
+    index_place_kings(&s->t->ix, i, p);
+    generate_moves(s->v, p, 0, &list);
     for (int k = 0; k < list.count; k++) {
-        if (is_internal(&p, &list.moves[k])) {
+        if (is_internal(p, &list.moves[k])) {
             internal++;
             continue;
         }
-        make_move(&p, &list.moves[k], &child);
+        make_move(p, &list.moves[k], &child);
         dtm_t value = dtm_parent(child_dtm(s, &child));
         if (!any_external || dtm_better(value, best))
             best = value;
@@ -130,7 +162,8 @@ static int init_position(struct solver *s, enum side side, uint64_t i, int unuse
 /* Indices of the positions with the other side to move whose king move leads to p (or, in
  * a reduced material, to any position p stands for). Each such move is listed once, so
  * that a position is listed as many times as it has moves into p's class. */
-static int predecessors(const struct solver *s, const struct position *p, uint64_t *out)
+static int predecessors(const struct solver *s, const struct position *p, uint64_t config,
+                        uint64_t *out)
 {
     struct position members[4], pred;
     struct unmove_list list;
@@ -142,7 +175,7 @@ static int predecessors(const struct solver *s, const struct position *p, uint64
         for (int u = 0; u < list.count; u++) {
             bool representative;
             unmake_move(&members[k], &list.moves[u], &pred);
-            uint64_t i = index_of(&s->t->ix, &pred, &representative);
+            uint64_t i = index_of_kings(&s->t->ix, config, &pred, &representative);
             if (representative && !(count[i] & MUST_CAPTURE))
                 out[n++] = i;
         }
@@ -170,16 +203,28 @@ static bool refute_move(struct solver *s, enum side side, uint64_t i)
     return (__atomic_sub_fetch(&s->count[side][i], 1, __ATOMIC_RELAXED) & COUNT_MASK) == 0;
 }
 
-/* DTM: position (side, i) is final at `plies`; tell its predecessors. */
-static void propagate_dtm(struct solver *s, enum side side, uint64_t i, int plies)
+/* A position is final at a ply when its value says that ply and, for a loss, no move is
+ * left unrefuted (a pending loss may still turn out a draw or a win). */
+static bool is_final(const struct solver *s, enum metric_pass pass, enum side side, uint64_t i)
+{
+    dtm_t v = s->t->dtm[side][i];
+    if (pass == PASS_DTM ? dtm_is_win(v) : !dtm_is_loss(v))
+        return true;
+    return (__atomic_load_n(&s->count[side][i], __ATOMIC_RELAXED) & COUNT_MASK) == 0;
+}
+
+/* DTM: a position found at `plies` by the scan; if final, tell its predecessors. */
+static int propagate_dtm(struct solver *s, struct position *p, uint64_t config, uint64_t i,
+                         int plies)
 {
     uint64_t preds[4 * MAX_MOVES];
-    struct position p;
-    enum side other = side_other(side);
+    enum side side = p->side, other = side_other(side);
     bool lost = dtm_is_loss(s->t->dtm[side][i]);
 
-    index_position(&s->t->ix, i, side, &p);
-    int n = predecessors(s, &p, preds);
+    if (!is_final(s, PASS_DTM, side, i))
+        return 0;
+    index_place_kings(&s->t->ix, i, p);
+    int n = predecessors(s, p, config, preds);
     for (int k = 0; k < n; k++) {
         dtm_t *slot = &s->t->dtm[other][preds[k]];
         if (lost) {
@@ -190,18 +235,21 @@ static void propagate_dtm(struct solver *s, enum side side, uint64_t i, int plie
             *slot = dtm_loss(pending > plies + 1 ? pending : plies + 1);
         }
     }
+    return 1;
 }
 
-/* MTC: position (side, i), won or lost, has its final MTC `plies`. */
-static void propagate_mtc(struct solver *s, enum side side, uint64_t i, int plies)
+/* MTC: the same for a won or lost position whose MTC is `plies`. */
+static int propagate_mtc(struct solver *s, struct position *p, uint64_t config, uint64_t i,
+                         int plies)
 {
     uint64_t preds[4 * MAX_MOVES];
-    struct position p;
-    enum side other = side_other(side);
+    enum side side = p->side, other = side_other(side);
     bool lost = dtm_is_loss(s->t->dtm[side][i]);
 
-    index_position(&s->t->ix, i, side, &p);
-    int n = predecessors(s, &p, preds);
+    if (!is_final(s, PASS_MTC, side, i))
+        return 0;
+    index_place_kings(&s->t->ix, i, p);
+    int n = predecessors(s, p, config, preds);
     for (int k = 0; k < n; k++) {
         dtm_t pred = s->t->dtm[other][preds[k]];
         mtc_t *slot = &s->t->mtc[other][preds[k]];
@@ -210,77 +258,58 @@ static void propagate_mtc(struct solver *s, enum side side, uint64_t i, int plie
         else if (!lost && dtm_is_loss(pred) && refute_move(s, other, preds[k]))
             *slot = mtc_of_plies(plies + 1);
     }
-}
-
-/* A position is final at a ply when its value says that ply and, for a loss, no move is
- * left unrefuted (a pending loss may still turn out a draw or a win). */
-static int dtm_step(struct solver *s, enum side side, uint64_t i, int plies)
-{
-    dtm_t v = __atomic_load_n(&s->t->dtm[side][i], __ATOMIC_RELAXED);
-    if (v != dtm_win(plies) && v != dtm_loss(plies))
-        return 0;
-    if (dtm_is_loss(v) && (__atomic_load_n(&s->count[side][i], __ATOMIC_RELAXED) & COUNT_MASK))
-        return 0;
-    propagate_dtm(s, side, i, plies);
     return 1;
 }
 
-static int mtc_step(struct solver *s, enum side side, uint64_t i, int plies)
+static int plies_of(struct solver *s, struct position *p, uint64_t config, uint64_t i,
+                    int mtc)
 {
-    mtc_t v = __atomic_load_n(&s->t->mtc[side][i], __ATOMIC_RELAXED);
-    if (v != mtc_of_plies(plies))
-        return 0;
-    if (!dtm_is_win(s->t->dtm[side][i]) &&
-        (__atomic_load_n(&s->count[side][i], __ATOMIC_RELAXED) & COUNT_MASK))
-        return 0;
-    propagate_mtc(s, side, i, plies);
-    return 1;
-}
-
-static int dtm_plies_of(struct solver *s, enum side side, uint64_t i, int unused)
-{
-    (void)unused;
-    return s->t->dtm[side][i] == DTM_DRAW ? 0 : dtm_plies(s->t->dtm[side][i]);
-}
-
-static int mtc_plies_of(struct solver *s, enum side side, uint64_t i, int unused)
-{
-    (void)unused;
-    return s->t->mtc[side][i] == MTC_NONE ? 0 : mtc_plies(s->t->mtc[side][i]);
+    uint16_t v = mtc ? s->t->mtc[p->side][i] : s->t->dtm[p->side][i];
+    (void)config;
+    return v == 0 ? 0 : mtc ? mtc_plies(v) : dtm_plies(v);
 }
 
 /* Ply by ply, each position final at that ply tells its predecessors; a position can only
  * become final at a later ply, so every one is told exactly once. */
-static void iterate(struct solver *s, const struct level *l, position_step *step,
-                    position_step *plies_of)
+static void iterate(struct solver *s, const struct level *l, enum metric_pass pass)
 {
-    int last = for_each_position(s, l, plies_of, 0);
-    for (int plies = 0; plies <= last; plies++)
-        if (for_each_position(s, l, step, plies) && plies + 1 > last)
+    bool mtc = pass == PASS_MTC;
+    struct walk largest = { .step = plies_of, .arg = mtc };
+    int last = for_each_position(s, l, &largest);
+    for (int plies = 0; plies <= last; plies++) {
+        struct walk scan = {
+            .step = mtc ? propagate_mtc : propagate_dtm,
+            .arg = plies,
+            .mtc = mtc,
+            .wanted = mtc ? mtc_of_plies(plies) : dtm_win(plies),
+            .wanted2 = mtc ? mtc_of_plies(plies) : dtm_loss(plies),
+        };
+        if (for_each_position(s, l, &scan) && plies + 1 > last)
             last = plies + 1;
+    }
 }
 
 /* Positions whose moves were not all refuted are draws, whatever their external moves
  * promised. Then a lost position's count becomes its king moves (all of them lose), for
  * the MTC pass. */
-static int settle_position(struct solver *s, enum side side, uint64_t i, int unused)
+static int settle_position(struct solver *s, struct position *p, uint64_t config, uint64_t i,
+                           int unused)
 {
-    dtm_t *dtm = &s->t->dtm[side][i];
-    uint8_t *count = &s->count[side][i];
-    (void)unused;
+    dtm_t *dtm = &s->t->dtm[p->side][i];
+    uint8_t *count = &s->count[p->side][i];
+    (void)config, (void)unused;
     if (dtm_is_loss(*dtm) && (*count & COUNT_MASK) != 0)
         *dtm = DTM_DRAW;
     if (*dtm == DTM_DRAW)
-        s->t->mtc[side][i] = MTC_NONE;
+        s->t->mtc[p->side][i] = MTC_NONE;
     *count &= MUST_CAPTURE;
-    if (dtm_is_loss(*dtm) && s->t->mtc[side][i] == MTC_NONE) {
-        struct position p;
+    if (dtm_is_loss(*dtm) && s->t->mtc[p->side][i] == MTC_NONE) {
         struct move_list list;
         int internal = 0;
-        index_position(&s->t->ix, i, side, &p);
-        generate_moves(s->v, &p, 0, &list);
+        index_place_kings(&s->t->ix, i, p);
+        generate_moves(s->v, p, 0, &list);
         for (int k = 0; k < list.count; k++)
-            internal += is_internal(&p, &list.moves[k]);
+            internal += is_internal(p, &list.moves[k]);
         *count |= (uint8_t)internal;
     }
     return 0;
@@ -288,10 +317,11 @@ static int settle_position(struct solver *s, enum side side, uint64_t i, int unu
 
 static void solve_level(struct solver *s, const struct level *l)
 {
-    for_each_position(s, l, init_position, 0);
-    iterate(s, l, dtm_step, dtm_plies_of);
-    for_each_position(s, l, settle_position, 0);
-    iterate(s, l, mtc_step, mtc_plies_of);
+    struct walk init = { .step = init_position }, settle = { .step = settle_position };
+    for_each_position(s, l, &init);
+    iterate(s, l, PASS_DTM);
+    for_each_position(s, l, &settle);
+    iterate(s, l, PASS_MTC);
 }
 
 /* The men configurations ordered from the most advanced down (a counting sort), and
