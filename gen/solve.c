@@ -31,65 +31,36 @@ struct solver {
 enum metric_pass { PASS_DTM, PASS_MTC };
 
 /* Work on one position: p holds its men and side to move (the kings are placed by
- * index_place_kings when needed), i is its index in men configuration `config`. Returns
- * a number the caller wants the largest of. */
-typedef int position_step(struct solver *s, struct position *p, uint64_t config, uint64_t i,
-                          int arg);
+ * index_place_kings when needed), i is its index in men configuration `config`. */
+typedef void position_step(struct solver *s, struct position *p, uint64_t config, uint64_t i);
 
 #define CHUNK 4096
 
 /* Runs step on every position of the level, both sides to move, over all threads. The
  * positions of a configuration are consecutive, so a chunk of them finds its first one
- * with a division, decodes the men once per configuration, and walks from there. When
- * `wanted` is not zero, only positions whose value (DTM, or MTC with `mtc`) is `wanted`
- * or `wanted2` are visited: that scan is the inner loop of the analysis. */
-struct walk {
-    position_step *step;
-    int arg;
-    bool mtc;
-    uint16_t wanted, wanted2;
-};
-
-static int walk_run(struct solver *s, const struct walk *w, uint64_t config, uint64_t first,
-                    uint64_t count)
-{
-    int most = 0;
-    for (int side = WHITE; side <= BLACK; side++) {
-        const uint16_t *values = w->mtc ? s->t->mtc[side] : s->t->dtm[side];
-        struct position men, p;
-        index_men_position(&s->t->ix, config, (enum side)side, &men);
-        for (uint64_t i = first; i < first + count; i++) {
-            if (w->wanted) {
-                uint16_t v = __atomic_load_n(&values[i], __ATOMIC_RELAXED);
-                if (v != w->wanted && v != w->wanted2)
-                    continue;
-            }
-            p = men;
-            int r = w->step(s, &p, config, i, w->arg);
-            most = r > most ? r : most;
-        }
-    }
-    return most;
-}
-
-static int for_each_position(struct solver *s, const struct level *l, const struct walk *w)
+ * with a division and decodes the men once per configuration. */
+static void for_each_position(struct solver *s, const struct level *l, position_step *step)
 {
     uint64_t total = l->num_configs * l->per_config;
     uint64_t chunks = (total + CHUNK - 1) / CHUNK;
-    int most = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(max : most) if (chunks > 1)
+#pragma omp parallel for schedule(dynamic, 1) if (chunks > 2)
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t k = c * CHUNK / l->per_config, offset = c * CHUNK % l->per_config;
         uint64_t left = total - c * CHUNK < CHUNK ? total - c * CHUNK : CHUNK;
         for (; left > 0; k++, offset = 0) {
             uint64_t run = l->per_config - offset < left ? l->per_config - offset : left;
-            uint64_t config = l->configs[k];
-            int r = walk_run(s, w, config, config * l->per_config + offset, run);
-            most = r > most ? r : most;
+            uint64_t config = l->configs[k], first = config * l->per_config + offset;
+            struct position men, p;
+            index_men_position(&s->t->ix, config, WHITE, &men);
+            for (uint64_t i = first; i < first + run; i++)
+                for (int side = WHITE; side <= BLACK; side++) {
+                    p = men;
+                    p.side = (enum side)side;
+                    step(s, &p, config, i);
+                }
             left -= run;
         }
     }
-    return most;
 }
 
 /* A king's quiet move stays in the configuration: the only moves the analysis iterates. */
@@ -110,8 +81,7 @@ static dtm_t child_dtm(const struct solver *s, const struct position *child)
 
 /* Values from the moves that leave the configuration; counts the ones that stay. MTC is
  * known already where every move leaves (one ply to the conversion) or none exists. */
-static int init_position(struct solver *s, struct position *p, uint64_t config, uint64_t i,
-                         int unused)
+static void init_position(struct solver *s, struct position *p, uint64_t config, uint64_t i)
 {
     struct position child;
     struct move_list list;
@@ -119,7 +89,7 @@ static int init_position(struct solver *s, struct position *p, uint64_t config, 
     bool any_external = false;
     int internal = 0;
     enum side side = p->side;
-    (void)config, (void)unused;
+    (void)config;
 
     index_place_kings(&s->t->ix, i, p);
     generate_moves(s->v, p, 0, &list);
@@ -156,7 +126,6 @@ static int init_position(struct solver *s, struct position *p, uint64_t config, 
     bool capture = list.count > 0 && list.moves[0].captured != 0;
     s->count[side][i] = (uint8_t)((internal == 0 ? 0 : internal + escape) |
                                   (capture ? MUST_CAPTURE : 0));
-    return 0;
 }
 
 /* Indices of the positions with the other side to move whose king move leads to p (or, in
@@ -183,15 +152,103 @@ static int predecessors(const struct solver *s, const struct position *p, uint64
     return n;
 }
 
+/* The positions that become final at each ply, waiting to tell their predecessors. An
+ * entry is a side (top bit) and an index. A position can be listed at a ply it no longer
+ * has (a win found shorter later): entries are checked when taken. */
+struct bucket {
+    uint64_t *items;
+    size_t count, capacity;
+};
+
+struct agenda {
+    struct bucket *at;   /* by plies */
+    int size;
+    bool failed;         /* out of memory */
+};
+
+#define ENTRY(side, i) ((uint64_t)(side) << 63 | (i))
+#define ENTRY_SIDE(e) ((enum side)((e) >> 63))
+#define ENTRY_INDEX(e) ((e) & ~((uint64_t)1 << 63))
+
+/* Appends n entries at `plies`. Not thread-safe: callers share it through `flush`. */
+static void agenda_add(struct agenda *a, int plies, const uint64_t *items, size_t n)
+{
+    if (n == 0)
+        return;
+    if (plies >= a->size) {
+        int size = plies + 64;
+        struct bucket *at = realloc(a->at, (size_t)size * sizeof *at);
+        if (!at) {
+            a->failed = true;
+            return;
+        }
+        memset(at + a->size, 0, (size_t)(size - a->size) * sizeof *at);
+        a->at = at;
+        a->size = size;
+    }
+    struct bucket *b = &a->at[plies];
+    if (b->count + n > b->capacity) {
+        size_t capacity = 2 * (b->count + n);
+        uint64_t *items2 = realloc(b->items, capacity * sizeof *items2);
+        if (!items2) {
+            a->failed = true;
+            return;
+        }
+        b->items = items2;
+        b->capacity = capacity;
+    }
+    memcpy(b->items + b->count, items, n * sizeof *items);
+    b->count += n;
+}
+
+static void agenda_free(struct agenda *a)
+{
+    for (int k = 0; k < a->size; k++)
+        free(a->at[k].items);
+    free(a->at);
+    memset(a, 0, sizeof *a);
+}
+
+/* What one thread found while telling predecessors at `plies`: the positions now final at
+ * plies + 1, gathered before they join the agenda. */
+#define LOCAL_ENTRIES 1024
+struct findings {
+    struct agenda *agenda;
+    int next_plies;
+    uint64_t items[LOCAL_ENTRIES];
+    size_t count;
+};
+
+static void flush(struct findings *f)
+{
+#pragma omp critical(agenda)
+    agenda_add(f->agenda, f->next_plies, f->items, f->count);
+    f->count = 0;
+}
+
+static void found_final(struct findings *f, int plies, enum side side, uint64_t i)
+{
+    uint64_t e = ENTRY(side, i);
+    if (plies != f->next_plies) {
+#pragma omp critical(agenda)
+        agenda_add(f->agenda, plies, &e, 1);
+        return;
+    }
+    f->items[f->count++] = e;
+    if (f->count == LOCAL_ENTRIES)
+        flush(f);
+}
+
 /* Lowers *slot to `value` unless it holds a smaller nonzero value already (for DTM wins
- * and for MTC codes, smaller nonzero is shorter). */
-static void lower_to(uint16_t *slot, uint16_t value, bool (*keeps)(uint16_t cur, uint16_t value))
+ * and for MTC codes, smaller nonzero is shorter); true when it did. */
+static bool lower_to(uint16_t *slot, uint16_t value, bool (*keeps)(uint16_t cur, uint16_t value))
 {
     uint16_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    while (!keeps(cur, value) &&
-           !__atomic_compare_exchange_n(slot, &cur, value, true, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED)) {
-    }
+    while (!keeps(cur, value))
+        if (__atomic_compare_exchange_n(slot, &cur, value, true, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            return true;
+    return false;
 }
 
 static bool keeps_shorter_win(uint16_t cur, uint16_t win) { return dtm_is_win(cur) && cur <= win; }
@@ -203,101 +260,143 @@ static bool refute_move(struct solver *s, enum side side, uint64_t i)
     return (__atomic_sub_fetch(&s->count[side][i], 1, __ATOMIC_RELAXED) & COUNT_MASK) == 0;
 }
 
-/* A position is final at a ply when its value says that ply and, for a loss, no move is
- * left unrefuted (a pending loss may still turn out a draw or a win). */
-static bool is_final(const struct solver *s, enum metric_pass pass, enum side side, uint64_t i)
+/* Whether (side, i) is final with this code: a win, or a loss with every move refuted (a
+ * pending loss may still turn out a draw or a win). */
+static bool is_final(const struct solver *s, enum metric_pass pass, enum side side, uint64_t i,
+                     uint16_t code)
 {
-    dtm_t v = s->t->dtm[side][i];
-    if (pass == PASS_DTM ? dtm_is_win(v) : !dtm_is_loss(v))
+    uint16_t v = pass == PASS_DTM ? s->t->dtm[side][i] : s->t->mtc[side][i];
+    if (v != code)
+        return false;
+    if (dtm_is_win(s->t->dtm[side][i]))
         return true;
     return (__atomic_load_n(&s->count[side][i], __ATOMIC_RELAXED) & COUNT_MASK) == 0;
 }
 
-/* DTM: a position found at `plies` by the scan; if final, tell its predecessors. */
-static int propagate_dtm(struct solver *s, struct position *p, uint64_t config, uint64_t i,
-                         int plies)
+/* DTM: position p, final at `plies`, tells its predecessors. */
+static void propagate_dtm(struct solver *s, const struct position *p, uint64_t config,
+                          uint64_t i, int plies, struct findings *f)
 {
     uint64_t preds[4 * MAX_MOVES];
-    enum side side = p->side, other = side_other(side);
-    bool lost = dtm_is_loss(s->t->dtm[side][i]);
-
-    if (!is_final(s, PASS_DTM, side, i))
-        return 0;
-    index_place_kings(&s->t->ix, i, p);
+    enum side other = side_other(p->side);
+    bool lost = dtm_is_loss(s->t->dtm[p->side][i]);
     int n = predecessors(s, p, config, preds);
+
     for (int k = 0; k < n; k++) {
         dtm_t *slot = &s->t->dtm[other][preds[k]];
         if (lost) {
-            lower_to(slot, dtm_win(plies + 1), keeps_shorter_win);
+            if (lower_to(slot, dtm_win(plies + 1), keeps_shorter_win))
+                found_final(f, plies + 1, other, preds[k]);
         } else if (refute_move(s, other, preds[k])) {
             /* every move loses; the longest way decides, external ones included */
             int pending = dtm_is_loss(*slot) ? dtm_plies(*slot) : 0;
-            *slot = dtm_loss(pending > plies + 1 ? pending : plies + 1);
+            int at = pending > plies + 1 ? pending : plies + 1;
+            *slot = dtm_loss(at);
+            found_final(f, at, other, preds[k]);
         }
     }
-    return 1;
 }
 
 /* MTC: the same for a won or lost position whose MTC is `plies`. */
-static int propagate_mtc(struct solver *s, struct position *p, uint64_t config, uint64_t i,
-                         int plies)
+static void propagate_mtc(struct solver *s, const struct position *p, uint64_t config,
+                          uint64_t i, int plies, struct findings *f)
 {
     uint64_t preds[4 * MAX_MOVES];
-    enum side side = p->side, other = side_other(side);
-    bool lost = dtm_is_loss(s->t->dtm[side][i]);
-
-    if (!is_final(s, PASS_MTC, side, i))
-        return 0;
-    index_place_kings(&s->t->ix, i, p);
+    enum side other = side_other(p->side);
+    bool lost = dtm_is_loss(s->t->dtm[p->side][i]);
     int n = predecessors(s, p, config, preds);
+
     for (int k = 0; k < n; k++) {
         dtm_t pred = s->t->dtm[other][preds[k]];
         mtc_t *slot = &s->t->mtc[other][preds[k]];
-        if (lost && dtm_is_win(pred))
-            lower_to(slot, mtc_of_plies(plies + 1), keeps_shorter_mtc);
-        else if (!lost && dtm_is_loss(pred) && refute_move(s, other, preds[k]))
+        if (lost && dtm_is_win(pred)) {
+            if (lower_to(slot, mtc_of_plies(plies + 1), keeps_shorter_mtc))
+                found_final(f, plies + 1, other, preds[k]);
+        } else if (!lost && dtm_is_loss(pred) && refute_move(s, other, preds[k])) {
             *slot = mtc_of_plies(plies + 1);
+            found_final(f, plies + 1, other, preds[k]);
+        }
     }
-    return 1;
 }
 
-static int plies_of(struct solver *s, struct position *p, uint64_t config, uint64_t i,
-                    int mtc)
+static uint16_t code_at(enum metric_pass pass, dtm_t dtm, int plies)
 {
-    uint16_t v = mtc ? s->t->mtc[p->side][i] : s->t->dtm[p->side][i];
-    (void)config;
-    return v == 0 ? 0 : mtc ? mtc_plies(v) : dtm_plies(v);
+    if (pass == PASS_MTC)
+        return mtc_of_plies(plies);
+    return dtm_is_win(dtm) ? dtm_win(plies) : dtm_loss(plies);
 }
 
-/* Ply by ply, each position final at that ply tells its predecessors; a position can only
- * become final at a later ply, so every one is told exactly once. */
-static void iterate(struct solver *s, const struct level *l, enum metric_pass pass)
+/* Lists every position final after the initial pass, at its ply. */
+static void fill_agenda(struct solver *s, const struct level *l, enum metric_pass pass,
+                        struct agenda *a)
 {
-    bool mtc = pass == PASS_MTC;
-    struct walk largest = { .step = plies_of, .arg = mtc };
-    int last = for_each_position(s, l, &largest);
-    for (int plies = 0; plies <= last; plies++) {
-        struct walk scan = {
-            .step = mtc ? propagate_mtc : propagate_dtm,
-            .arg = plies,
-            .mtc = mtc,
-            .wanted = mtc ? mtc_of_plies(plies) : dtm_win(plies),
-            .wanted2 = mtc ? mtc_of_plies(plies) : dtm_loss(plies),
-        };
-        if (for_each_position(s, l, &scan) && plies + 1 > last)
-            last = plies + 1;
+    for (uint64_t k = 0; k < l->num_configs; k++)
+        for (int side = WHITE; side <= BLACK; side++) {
+            uint64_t first = l->configs[k] * l->per_config;
+            for (uint64_t i = first; i < first + l->per_config; i++) {
+                uint16_t v = pass == PASS_DTM ? s->t->dtm[side][i] : s->t->mtc[side][i];
+                if (v == 0 || !is_final(s, pass, (enum side)side, i, v))
+                    continue;
+                uint64_t e = ENTRY(side, i);
+                agenda_add(a, pass == PASS_DTM ? dtm_plies(v) : mtc_plies(v), &e, 1);
+            }
+        }
+}
+
+/* Ply by ply, each position final at that ply tells its predecessors, which may become
+ * final at a later ply; every position is told about exactly once. */
+static int iterate(struct solver *s, const struct level *l, enum metric_pass pass)
+{
+    struct agenda a = { 0 };
+    fill_agenda(s, l, pass, &a);
+    for (int plies = 0; plies < a.size && !a.failed; plies++) {
+        const struct bucket now = a.at[plies]; /* later buckets may move, not this one */
+        a.at[plies] = (struct bucket){ 0 };
+#pragma omp parallel if (now.count > 2048)
+        {
+            struct findings *f = malloc(sizeof *f);
+            if (f) {
+                f->agenda = &a;
+                f->next_plies = plies + 1;
+                f->count = 0;
+            } else {
+#pragma omp atomic write
+                a.failed = true;
+            }
+#pragma omp for schedule(dynamic, 64)
+            for (size_t k = 0; k < now.count; k++) {
+                enum side side = ENTRY_SIDE(now.items[k]);
+                uint64_t i = ENTRY_INDEX(now.items[k]), config = index_men_config(&s->t->ix, i);
+                struct position p;
+                if (!f || !is_final(s, pass, side, i, code_at(pass, s->t->dtm[side][i], plies)))
+                    continue;
+                if (s->t->ix.reduced)
+                    config = 0;
+                index_position(&s->t->ix, i, side, &p);
+                if (pass == PASS_DTM)
+                    propagate_dtm(s, &p, config, i, plies, f);
+                else
+                    propagate_mtc(s, &p, config, i, plies, f);
+            }
+            if (f)
+                flush(f);
+            free(f);
+        }
+        free(now.items);
     }
+    bool failed = a.failed;
+    agenda_free(&a);
+    return failed ? -1 : 0;
 }
 
 /* Positions whose moves were not all refuted are draws, whatever their external moves
  * promised. Then a lost position's count becomes its king moves (all of them lose), for
  * the MTC pass. */
-static int settle_position(struct solver *s, struct position *p, uint64_t config, uint64_t i,
-                           int unused)
+static void settle_position(struct solver *s, struct position *p, uint64_t config, uint64_t i)
 {
     dtm_t *dtm = &s->t->dtm[p->side][i];
     uint8_t *count = &s->count[p->side][i];
-    (void)config, (void)unused;
+    (void)config;
     if (dtm_is_loss(*dtm) && (*count & COUNT_MASK) != 0)
         *dtm = DTM_DRAW;
     if (*dtm == DTM_DRAW)
@@ -312,16 +411,18 @@ static int settle_position(struct solver *s, struct position *p, uint64_t config
             internal += is_internal(p, &list.moves[k]);
         *count |= (uint8_t)internal;
     }
-    return 0;
 }
 
-static void solve_level(struct solver *s, const struct level *l)
+static int solve_level(struct solver *s, const struct level *l)
 {
-    struct walk init = { .step = init_position }, settle = { .step = settle_position };
-    for_each_position(s, l, &init);
-    iterate(s, l, PASS_DTM);
-    for_each_position(s, l, &settle);
-    iterate(s, l, PASS_MTC);
+    bool kings = s->t->m.kings[WHITE] + s->t->m.kings[BLACK] > 0;
+    for_each_position(s, l, init_position);
+    if (kings && iterate(s, l, PASS_DTM) < 0)
+        return -1;
+    for_each_position(s, l, settle_position);
+    if (kings && iterate(s, l, PASS_MTC) < 0)
+        return -1;
+    return 0;
 }
 
 /* The men configurations ordered from the most advanced down (a counting sort), and
@@ -390,8 +491,8 @@ int solve_material(const struct tableset *ts, const struct material *m, struct t
             .num_configs = level_start[k + 1] - level_start[k],
             .per_config = out->ix.reduced ? out->ix.size : out->ix.king_count,
         };
-        if (l.num_configs > 0)
-            solve_level(&s, &l);
+        if (l.num_configs > 0 && solve_level(&s, &l) < 0)
+            goto no_memory;
     }
     free_work(&s, order, level_start);
     return 0;
