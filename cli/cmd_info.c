@@ -151,8 +151,14 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
     struct material m;
     const struct variant *v;
 
-    if (table_file_read_info(file, &info, err, err_size) < 0)
+    void *values[2];
+
+    /* the file named is read whole, so that damage in it is reported even when the
+     * statistics come from its .dtm and .mtc siblings */
+    if (table_file_read(file, &info, values, err, err_size) < 0)
         return NULL;
+    free(values[0]);
+    free(values[1]);
     if (!(v = variant_by_name(info.variant))) {
         snprintf(err, err_size, "%s is a table of an unknown variant '%s'", file, info.variant);
         return NULL;

@@ -1,5 +1,6 @@
 #include "build.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,47 +169,82 @@ static int ensure_dir(const char *dir, char *err, size_t err_size)
             mkdir(path, 0777);
             *c = '/';
         }
-    mkdir(path, 0777);
+    int failure = mkdir(path, 0777) == 0 ? 0 : errno;
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, err_size, "cannot create the table directory %s", dir);
+        snprintf(err, err_size, "cannot create the table directory %s: %s", dir,
+                 strerror(failure && failure != EEXIST ? failure : ENOTDIR));
         return -1;
     }
     return 0;
 }
 
+/* The progress bar: materials done, the one being solved, the rate and the time left,
+ * estimated from the positions still to solve. */
 struct progress {
     bool on;
-    double start, done_work, total_work;
+    double start, last_shown;
+    double done_work, total_work, current_work, current_fraction;
     int done, total;
+    char name[MATERIAL_NAME_SIZE];
 };
 
-static void show_progress(const struct progress *pr, const char *name)
+static void show_progress(struct progress *pr)
 {
-    double elapsed = seconds_now() - pr->start;
-    double rate = elapsed > 0 ? pr->done_work * 2 / elapsed : 0;
-    double left = pr->done_work > 0 ? elapsed * (pr->total_work - pr->done_work) / pr->done_work : 0;
-    int width = 24, filled = pr->total ? width * pr->done / pr->total : width;
+    double now = seconds_now(), elapsed = now - pr->start;
+    double work = pr->done_work + pr->current_fraction * pr->current_work;
+    double rate = elapsed > 0 ? work * 2 / elapsed : 0;
+    double left = work > 0 ? elapsed * (pr->total_work - work) / work : 0;
+    int width = 24, filled = (int)(width * work / (pr->total_work > 0 ? pr->total_work : 1));
     if (!pr->on)
         return;
-    fprintf(stderr, "\r[%.*s%*s] %d/%d materials  %-10s %6.1f M positions/s  %3.0f s left ",
-            filled, "########################", width - filled, "", pr->done, pr->total, name,
-            rate / 1e6, left);
+    pr->last_shown = now;
+    fprintf(stderr, "\r[%.*s%*s] %d/%d materials  %-10s %6.1f M positions/s  %5.0f s left ",
+            filled, "########################", width - filled, "", pr->done, pr->total,
+            pr->name, rate / 1e6, left);
     fflush(stderr);
 }
 
-/* Reads a material's tables from disk if they are there and intact. */
+static void report_solving(void *context, double fraction)
+{
+    struct progress *pr = context;
+    pr->current_fraction = fraction;
+    if (seconds_now() - pr->last_shown > 0.5)
+        show_progress(pr);
+}
+
+/* Whether the WDL file of m is there and intact (a build only reads DTM and MTC). */
+static bool wdl_intact(const struct tableset *ts, const struct material *m)
+{
+    char name[MATERIAL_NAME_SIZE], path[4096], err[512];
+    struct table_file_info info;
+    void *values[2];
+    material_name(m, name);
+    snprintf(path, sizeof path, "%s/%s%s", ts->dir, name, table_metric_suffix(METRIC_WDL));
+    if (table_file_read(path, &info, values, err, sizeof err) < 0)
+        return false;
+    free(values[0]);
+    free(values[1]);
+    return strcmp(info.variant, ts->v->name) == 0 && strcmp(info.material, name) == 0 &&
+           info.metric == METRIC_WDL && info.index_version == INDEX_VERSION;
+}
+
+/* Reads a material's tables from disk if all its files are there and intact. */
 static bool load_existing(struct tableset *ts, const struct material *m)
 {
     char err[512];
-    return ts->dir && tableset_get(ts, m, err, sizeof err) != NULL;
+    if (!ts->dir || !wdl_intact(ts, m))
+        return false;
+    return tableset_get(ts, m, err, sizeof err) != NULL;
 }
 
-static int build_one(struct tableset *ts, const struct material *m, char *err, size_t err_size)
+static int build_one(struct tableset *ts, const struct material *m, struct progress *pr,
+                     char *err, size_t err_size)
 {
     struct table t;
     char name[MATERIAL_NAME_SIZE];
-    if (solve_material(ts, m, &t, err, err_size) < 0)
+    struct solve_progress progress = { report_solving, pr };
+    if (solve_material(ts, m, &progress, &t, err, err_size) < 0)
         return -1;
     if (ts->dir && write_table(ts, &t, err, err_size) < 0) {
         table_free(&t);
@@ -241,7 +277,6 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
     static struct plan plan; /* large; builds do not run concurrently */
     struct progress pr = { .on = options->progress, .start = seconds_now() };
     struct build_report report = { 0 };
-    char name[MATERIAL_NAME_SIZE];
 
     make_plan(ts->v, wanted, n, &plan);
     if (ts->dir && ensure_dir(ts->dir, err, err_size) < 0)
@@ -252,14 +287,17 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
 
     for (int k = 0; k < plan.count; k++) {
         const struct material *m = &plan.list[k];
-        material_name(m, name);
-        show_progress(&pr, name);
+        material_name(m, pr.name);
+        pr.current_work = work_estimate(ts->v, m);
+        pr.current_fraction = 0;
+        show_progress(&pr);
         if (tableset_find(ts, m)) {
             /* built earlier in this process */
         } else if (load_existing(ts, m)) {
             report.found++;
         } else {
-            if (load_successors(ts, m, err, err_size) < 0 || build_one(ts, m, err, err_size) < 0)
+            if (load_successors(ts, m, err, err_size) < 0 ||
+                build_one(ts, m, &pr, err, err_size) < 0)
                 goto fail;
             report.built++;
             report.positions_built += 2 * tableset_find(ts, m)->ix.size;
@@ -271,7 +309,7 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
                 goto fail;
             if ((bad = check_table(ts, m, why, sizeof why)) != 0) {
                 snprintf(err, err_size, "%s %s: %llu positions disagree with their moves; "
-                         "first: %s", ts->v->name, name, (unsigned long long)bad, why);
+                         "first: %s", ts->v->name, pr.name, (unsigned long long)bad, why);
                 goto fail;
             }
             report.checked++;
@@ -284,7 +322,9 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
                 if (plan.last_use[j] == k && tableset_find(ts, &plan.list[j]))
                     evict(ts, &plan.list[j]);
     }
-    show_progress(&pr, "done");
+    snprintf(pr.name, sizeof pr.name, "done");
+    pr.current_work = 0;
+    show_progress(&pr);
     if (pr.on)
         fputc('\n', stderr);
     report.seconds = seconds_now() - pr.start;

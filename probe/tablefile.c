@@ -257,12 +257,18 @@ fail:
     return -1;
 }
 
+/* h holds the first min(file_size, TABLE_HEADER_SIZE) bytes of the file. */
 static int decode_header(const char *path, const uint8_t *h, size_t file_size,
                          struct table_file_info *info, uint64_t *num_blocks, char *err,
                          size_t err_size)
 {
-    if (file_size < TABLE_HEADER_SIZE || memcmp(h + AT_MAGIC, MAGIC, 8) != 0) {
+    if (file_size < 8 || memcmp(h + AT_MAGIC, MAGIC, 8) != 0) {
         snprintf(err, err_size, "%s is not a damero table (no header)", path);
+        return -1;
+    }
+    if (file_size < TABLE_HEADER_SIZE) {
+        snprintf(err, err_size, "%s: the file is truncated (%zu bytes, shorter than the header)",
+                 path, file_size);
         return -1;
     }
     if (get_u32(h + AT_FORMAT) != TABLE_FORMAT_VERSION) {
@@ -416,18 +422,38 @@ fail:
 int table_file_read_info(const char *path, struct table_file_info *info, char *err,
                          size_t err_size)
 {
-    uint8_t header[TABLE_HEADER_SIZE];
+    uint8_t *start = calloc(1, TABLE_HEADER_SIZE);
     uint64_t num_blocks;
     FILE *f = fopen(path, "rb");
-    size_t got;
-    long size;
-    if (!f) {
-        snprintf(err, err_size, "cannot open %s: %s", path, strerror(errno));
-        return -1;
+    long size = -1;
+    int result = -1;
+    if (!f || !start) {
+        snprintf(err, err_size, "cannot open %s: %s", path, f ? "out of memory" : strerror(errno));
+        goto done;
     }
-    got = fread(header, 1, sizeof header, f);
-    size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    fclose(f);
-    return decode_header(path, header, got < sizeof header ? got : (size_t)size, info,
-                         &num_blocks, err, err_size);
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
+        goto done;
+    }
+    size_t want = (size_t)size < TABLE_HEADER_SIZE ? (size_t)size : TABLE_HEADER_SIZE;
+    if (fread(start, 1, want, f) != want ||
+        decode_header(path, start, (size_t)size, info, &num_blocks, err, err_size) < 0)
+        goto done;
+    /* the header checksum covers the directory too: read it and check both */
+    uint8_t *grown = realloc(start, TABLE_HEADER_SIZE + (num_blocks + 1) * 8);
+    if (!grown) {
+        snprintf(err, err_size, "out of memory reading %s", path);
+        goto done;
+    }
+    start = grown;
+    if (fread(start + TABLE_HEADER_SIZE, 8, num_blocks + 1, f) != num_blocks + 1) {
+        snprintf(err, err_size, "%s: the file is truncated", path);
+        goto done;
+    }
+    result = check_directory(path, start, (size_t)size, num_blocks, err, err_size);
+done:
+    if (f)
+        fclose(f);
+    free(start);
+    return result;
 }
