@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -116,13 +117,16 @@ int cmd_gen(int argc, char **argv)
         fprintf(stderr, "damero gen: %s\n", err);
         return EXIT_FAILURE_RUN;
     }
-    printf("%s: %d tables built, %d found intact, in %s\n", a.v->name, report.built,
-           report.found, dir);
+    printf("%s: %d table%s built, %d found intact, in %s\n", a.v->name, report.built,
+           report.built == 1 ? "" : "s", report.found, dir);
     printf("%" PRIu64 " positions solved in %.1f s (%.1f M positions/s, %d threads)\n",
            report.positions_built, report.seconds,
            report.seconds > 0 ? (double)report.positions_built / report.seconds / 1e6 : 0.0,
            omp_get_max_threads());
     if (a.verify)
         printf("%d tables checked: every position agrees with its moves\n", report.checked);
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) == 0)
+        printf("peak memory %.1f MB\n", usage.ru_maxrss / 1024.0);
     return EXIT_OK;
 }

@@ -465,8 +465,9 @@ static void free_work(struct solver *s, uint64_t *order, uint64_t *level_start)
     free(s->count[BLACK]);
 }
 
-int solve_material(const struct tableset *ts, const struct material *m, struct table *out,
-                   char *err, size_t err_size)
+int solve_material(const struct tableset *ts, const struct material *m,
+                   const struct solve_progress *progress, struct table *out, char *err,
+                   size_t err_size)
 {
     struct solver s = { .v = ts->v, .ts = ts, .t = out };
     uint64_t *order = NULL, *level_start = NULL;
@@ -493,6 +494,9 @@ int solve_material(const struct tableset *ts, const struct material *m, struct t
         };
         if (l.num_configs > 0 && solve_level(&s, &l) < 0)
             goto no_memory;
+        if (progress && l.num_configs > 0)
+            progress->report(progress->context,
+                             (double)level_start[k + 1] / (double)out->ix.men_count);
     }
     free_work(&s, order, level_start);
     return 0;
