@@ -1,0 +1,320 @@
+#!/usr/bin/env bash
+# Building tables with `damero gen` and reading them with `damero info`, as a user runs
+# them: the files written, the same bytes whatever the thread count, rebuilding what is
+# damaged, exit codes and messages for bad input, a full disk, and figures known by hand.
+set -u
+export LC_ALL=C # English error texts (strerror), byte order for ls
+damero=$1
+failures=0 checks=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/damero-gen-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 143' TERM INT # so that the EXIT trap cleans up
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# run ARGS...: runs damero ARGS, leaving its output (stdout and stderr) in $out and its
+# exit code in $status (124 when it hangs: every run here takes seconds at most).
+run() {
+  out=$(timeout 120 "$damero" "$@" 2>&1)
+  status=$?
+}
+
+# expect CODE WORDS -- ARGS...: runs damero ARGS, checks its exit code and that its output
+# (stdout and stderr) contains WORDS.
+expect() {
+  local code=$1 words=$2
+  shift 3
+  checks=$((checks + 1))
+  run "$@"
+  if [ "$status" -ne "$code" ] || [[ "$out" != *"$words"* ]]; then
+    fail "damero $* -> exit $status (want $code), output:"
+    echo "$out" | sed 's/^/    /'
+    echo "    (wanted it to contain: $words)"
+  fi
+}
+
+# check DESCRIPTION COMMAND...: counts a failure when COMMAND fails.
+check() {
+  local what=$1
+  shift
+  checks=$((checks + 1))
+  "$@" || fail "$what"
+}
+
+# same_files DIR1 DIR2: both hold the same file names with the same bytes.
+same_files() {
+  local a=$1 b=$2 f ok=0
+  if [ "$(cd "$a" && ls)" != "$(cd "$b" && ls)" ]; then
+    echo "    $a and $b hold different files:"
+    diff <(cd "$a" && ls) <(cd "$b" && ls) | sed 's/^/    /'
+    return 1
+  fi
+  for f in "$a"/*; do
+    cmp -s "$f" "$b/${f##*/}" || { echo "    ${f##*/} differs"; ok=1; }
+  done
+  return $ok
+}
+
+# no_temporary DIR: no file of an unfinished write is left under DIR.
+no_temporary() {
+  local left
+  left=$(find "$1" -name '*.tmp*')
+  [ -z "$left" ] || { echo "    left behind: $left"; return 1; }
+}
+
+# flip_byte FILE OFFSET: inverts one byte in place.
+flip_byte() {
+  local byte
+  byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+  printf "\\$(printf %03o $((byte ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# middle FILE: an offset in the middle of FILE, inside its compressed blocks.
+middle() {
+  echo $(($(wc -c < "$1") / 2))
+}
+
+three=(KvK KvM MvM KKvK KKvM KMvK KMvM MMvK MMvM) # every russian material of 2-3 pieces
+
+# --- A build writes three files per material and nothing else --------------------------
+a=$tmp/a/russian
+expect 0 "russian: 9 tables built, 0 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
+for m in "${three[@]}"; do
+  for ext in wdl dtm mtc; do
+    check "$a/$m.$ext is missing or empty" test -s "$a/$m.$ext"
+  done
+done
+check "files other than the 27 tables in $a: $(ls "$a" | tr '\n' ' ')" \
+  test "$(ls "$a" | wc -l)" -eq 27
+check "a temporary file is left in $a" no_temporary "$tmp/a"
+cp -r "$a" "$tmp/reference"
+
+# --- Tables found intact are kept; damaged or missing ones are rebuilt, the same --------
+expect 0 "0 tables built, 9 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
+check "a second run changed the tables" same_files "$a" "$tmp/reference"
+
+flip_byte "$a/KMvK.dtm" "$(middle "$a/KMvK.dtm")"
+expect 0 "1 table built, 8 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
+check "KMvK rebuilt after a damaged .dtm is not the same" same_files "$a" "$tmp/reference"
+
+flip_byte "$a/KKvM.mtc" 40 # in the header: the material's name
+expect 0 "1 table built, 8 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
+check "KKvM rebuilt after a damaged .mtc header is not the same" same_files "$a" "$tmp/reference"
+
+truncate -s 200 "$a/MMvK.dtm"
+rm "$a/KvM.mtc"
+expect 0 "2 tables built, 7 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
+check "tables rebuilt after a truncated and a missing file are not the same" \
+  same_files "$a" "$tmp/reference"
+
+# The WDL file is part of the table too: damaged or gone, it must be rebuilt.
+flip_byte "$a/KMvM.wdl" "$(middle "$a/KMvM.wdl")"
+expect 0 "1 table built, 8 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
+rm -f "$a/MvM.wdl"
+expect 0 "1 table built, 8 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
+check "tables rebuilt after a damaged or missing .wdl are not the same" \
+  same_files "$a" "$tmp/reference"
+check "a temporary file is left in $a after rebuilds" no_temporary "$tmp/a"
+
+# --- The same bytes whatever the number of threads --------------------------------------
+for t in 1 2; do
+  expect 0 "$t threads)" -- gen --variant international --pieces 3 --threads "$t" --dir "$tmp/t$t"
+  expect 0 "3 tables built, 0 found intact" -- gen --variant russian KKKvK --threads "$t" --dir "$tmp/t$t"
+done
+check "international tables differ between 1 and 2 threads" \
+  same_files "$tmp/t1/international" "$tmp/t2/international"
+check "russian tables differ between 1 and 2 threads" \
+  same_files "$tmp/t1/russian" "$tmp/t2/russian"
+
+# --- A named material brings what it depends on ------------------------------------------
+# KKMvK: White crowns (KKKvK); Black takes a king (KMvK), the man (KKvK), a king and the
+# man (KvK) or both kings (MvK = KvM); and those lead to nothing new.
+n=$tmp/n/russian
+expect 0 "6 tables built, 0 found intact" -- gen --variant russian KKMvK --dir "$tmp/n"
+check "KKMvK and its dependencies: got $(ls "$n" | tr '\n' ' ')" \
+  test "$(ls "$n" | tr '\n' ' ')" = "KKKvK.dtm KKKvK.mtc KKKvK.wdl KKMvK.dtm KKMvK.mtc KKMvK.wdl KKvK.dtm KKvK.mtc KKvK.wdl KMvK.dtm KMvK.mtc KMvK.wdl KvK.dtm KvK.mtc KvK.wdl KvM.dtm KvM.mtc KvM.wdl "
+for f in KvK.dtm KvM.mtc KKvK.wdl KMvK.dtm; do
+  check "$f built for KKMvK differs from the one built with --pieces 3" cmp -s "$n/$f" "$tmp/reference/$f"
+done
+check "KKKvK differs from the one built alone" cmp -s "$n/KKKvK.dtm" "$tmp/t1/russian/KKKvK.dtm"
+# the other colour orientation names the same table
+expect 0 "0 tables built, 2 found intact" -- gen --variant russian KvKK --dir "$tmp/n"
+expect 0 "0 tables built, 3 found intact" -- gen --variant russian KvK MvK KKvK --dir "$tmp/n"
+
+# --- --verify ------------------------------------------------------------------------
+expect 0 "9 tables checked: every position agrees with its moves" -- \
+  gen --variant russian --pieces 3 --dir "$tmp/a" --verify
+expect 0 "6 tables checked: every position agrees with its moves" -- \
+  gen --variant russian KKMvK --dir "$tmp/v" --verify
+
+# --- Bad arguments: exit 2, a message naming the problem, nothing written ---------------
+x=$tmp/x
+expect 2 "unknown variant 'chess'" -- gen --variant chess --pieces 3 --dir "$x"
+expect 2 "'KxvK' is not a material" -- gen --variant russian KxvK --dir "$x"
+expect 2 "'KvKv' is not a material" -- gen --variant russian KvK KvKv --dir "$x"
+expect 2 "'MKvK' is not a material" -- gen --variant russian MKvK --dir "$x"
+expect 2 "'vK': White needs at least one piece" -- gen --variant russian vK --dir "$x"
+expect 2 "more than 8 pieces" -- gen --variant russian KKKKKvKKKK --dir "$x"
+expect 2 "--pieces takes a whole number from 2 to 8, not '1'" -- gen --variant russian --pieces 1 --dir "$x"
+expect 2 "--pieces takes a whole number from 2 to 8, not '99'" -- gen --variant russian --pieces 99 --dir "$x"
+expect 2 "--pieces takes a whole number from 2 to 8, not 'three'" -- gen --variant russian --pieces three --dir "$x"
+expect 2 "--threads takes a whole number from 1 to 1024, not '0'" -- gen --variant russian --pieces 2 --threads 0 --dir "$x"
+expect 2 "name the materials, or give --pieces" -- gen --variant russian --dir "$x"
+expect 2 "--variant is required" -- gen --pieces 2 --dir "$x"
+expect 2 "unknown option '--speed'" -- gen --variant russian --pieces 2 --speed --dir "$x"
+expect 2 "--dir needs a value" -- gen --variant russian --pieces 2 --dir
+check "a refused command created $x" test ! -e "$x"
+expect 0 "--pieces N" -- gen --help
+
+# --- Where tables cannot be written: exit 1 and a message --------------------------------
+expect 1 "cannot create the table directory /proc/damero/russian" -- \
+  gen --variant russian --pieces 2 --dir /proc/damero
+touch "$tmp/plain"
+expect 1 "cannot create the table directory $tmp/plain/sub/russian" -- \
+  gen --variant russian --pieces 2 --dir "$tmp/plain/sub"
+
+# A full disk, simulated by the file size limit (in 512-byte blocks; the signal ignored
+# so that the write fails with EFBIG instead of killing damero): the build stops with a
+# message, every table file left is whole, and a later run completes the set.
+f=$tmp/full/russian
+checks=$((checks + 1))
+out=$( (trap '' XFSZ; ulimit -f 4; exec "$damero" gen --variant russian --pieces 3 --dir "$tmp/full") 2>&1)
+status=$?
+if [ "$status" -ne 1 ] || [[ "$out" != *"cannot write $f/"*"File too large"* ]]; then
+  fail "gen with a 2 KB file size limit -> exit $status (want 1 and 'File too large'), output:"
+  echo "$out" | sed 's/^/    /'
+fi
+check "a temporary file is left after a failed write" no_temporary "$tmp/full"
+for file in "$f"/*; do
+  check "${file##*/} left by the failed build is not whole" cmp -s "$file" "$tmp/reference/${file##*/}"
+done
+check "the failed build wrote every file (the limit did not bite)" test "$(ls "$f" | wc -l)" -lt 27
+expect 0 "found intact" -- gen --variant russian --pieces 3 --dir "$tmp/full"
+check "the build completed after a failed one differs" same_files "$f" "$tmp/reference"
+
+# --- info: text and JSON; figures known by reasoning ----------------------------------
+expect 0 "Russian draughts (shashki) KKvK: 29760 positions (14880 per side to move, 3786 stored)" -- \
+  info "$a/KKvK.dtm"
+for ext in wdl mtc; do
+  expect 0 "KKvK: 29760 positions" -- info "$a/KKvK.$ext"
+done
+expect 0 "longest win: 7 plies (DTM)" -- info "$a/KKvK.dtm"
+
+# side_json JSON SIDE: the object of SIDE ("white" or "black") in info's JSON, which
+# gives White's first.
+side_json() {
+  local rest=${1#*\"$2\": }
+  if [ "$2" = white ]; then
+    echo "${rest%%, \"black\": *}"
+  else
+    echo "${rest%\}}"
+  fi
+}
+
+# field SIDE_JSON NAME: a number-valued field.
+field() {
+  sed -n "s/.*\"$2\": \([0-9-]*\).*/\1/p" <<< "$1"
+}
+
+# consistent JSON MATERIAL: per side, wins + draws + losses = positions and the histogram
+# counts every win and loss once; both sides' positions add up to the total.
+consistent() {
+  local json=$1 side obj total=0 ok=0 w d l p hist sum
+  for side in white black; do
+    obj=$(side_json "$json" "$side")
+    p=$(field "$obj" positions) w=$(field "$obj" wins) d=$(field "$obj" draws) l=$(field "$obj" losses)
+    if [ -z "$p" ] || [ -z "$w" ] || [ -z "$d" ] || [ -z "$l" ]; then
+      echo "    $2 $side: a count is missing in $obj"
+      return 1
+    fi
+    [ $((w + d + l)) -eq "$p" ] || { echo "    $2 $side: $w + $d + $l != $p"; ok=1; }
+    hist=${obj#*\"dtm_histogram\": \{}
+    hist=${hist%%\}*}
+    sum=$(($(grep -o ': [0-9]*' <<< "$hist" | tr -d ': ' | paste -sd+)))
+    [ "$sum" -eq $((w + l)) ] || { echo "    $2 $side: the histogram sums to $sum, not $((w + l))"; ok=1; }
+    total=$((total + p))
+  done
+  [ "$(field "${json%%\"white\"*}" positions)" -eq "$total" ] || { echo "    $2: positions != white + black"; ok=1; }
+  return $ok
+}
+
+jsons=()
+for m in "${three[@]}" KKKvK KKMvK; do
+  dir=$a
+  [ -e "$dir/$m.dtm" ] || dir=$n
+  expect 0 "{\"variant\": \"russian\", \"material\": \"$m\", \"positions\": " -- info --json "$dir/$m.dtm"
+  json=$out
+  check "info --json $m prints more than one line" test "$(wc -l <<< "$json")" -eq 1
+  for key in positions wins draws losses max_dtm max_dtm_fen dtm_histogram max_mtc; do
+    check "info --json $m: no \"$key\" for each side" test "$(grep -o "\"$key\": " <<< "$json" | wc -l)" -ge 2
+  done
+  check "info --json $m: the counts do not add up" consistent "$json" "$m"
+  jsons+=("$json")
+done
+# The structure, by a JSON parser where there is one (one run for every material).
+if command -v python3 > /dev/null; then
+  check "info --json does not print one JSON object with the documented keys" python3 -c '
+import json, sys
+for text in sys.argv[1:]:
+    o = json.loads(text)
+    assert set(o) == {"variant", "material", "positions", "white", "black"}, text
+    for side in ("white", "black"):
+        s = o[side]
+        assert set(s) == {"positions", "wins", "draws", "losses", "max_dtm", "max_dtm_fen",
+                          "dtm_histogram", "max_mtc"}, text
+        assert s["wins"] + s["draws"] + s["losses"] == s["positions"], text
+        assert sum(s["dtm_histogram"].values()) == s["wins"] + s["losses"], text
+        assert (s["max_dtm"] is None) == (s["max_dtm_fen"] is None) == (s["wins"] == 0), text
+        if s["wins"]:
+            assert s["max_dtm"] == max(int(k) for k in s["dtm_histogram"] if int(k) > 0), text
+    assert o["positions"] == o["white"]["positions"] + o["black"]["positions"], text
+' "${jsons[@]}"
+else
+  echo "note: python3 not found, the JSON structure was checked with grep only"
+fi
+
+# Russian KvK, counted by hand. White to move wins in 1 ply exactly where its king can
+# take Black's: both on a diagonal, Black's not at its end. A diagonal of L squares holds
+# (L-1)(L-2) such ordered pairs; the lengths are 8,6,6,4,4,2,2 and 7,7,5,5,3,3,1,1, so
+# 94 + 88 = 182. In 3 plies when Black's king is in a corner (its one diagonal) and
+# White's king can go to the other corner (from the 6 squares between): every move of
+# Black's is then taken, so 2 * 6 = 12; a king on an edge cannot be taken, so nothing
+# else is won. Lost in 2 plies: White's king in a corner, Black's in the other (2).
+# Black to move is the same by the colour flip.
+run info --json "$a/KvK.dtm"
+for side in white black; do
+  obj=$(side_json "$out" "$side")
+  check "KvK $side: the histogram is not {1: 182, 3: 12, -2: 2}: $obj" \
+    grep -q '"dtm_histogram": {"1": 182, "3": 12, "-2": 2}' <<< "$obj"
+  check "KvK $side: not 194 wins, 796 draws, 2 losses of 992: $obj" \
+    grep -q '"positions": 992, "wins": 194, "draws": 796, "losses": 2, "max_dtm": 3,' <<< "$obj"
+done
+# KKvK, Black to move has no move in 2 positions: its king in a corner behind White's
+# two kings on the long diagonal (a1 behind b2, c3; h8 behind g7, f6). A lost game at 0
+# plies is "0" in the histogram.
+run info --json "$a/KKvK.dtm"
+check "KKvK black: not 2 positions without a move: $(side_json "$out" black)" \
+  grep -q '"0": 2[,}]' <<< "$(side_json "$out" black)"
+
+# --- info on what is not a readable table: exit 1 and a message ---------------------------
+expect 1 "cannot open $tmp/none.dtm" -- info "$tmp/none.dtm"
+echo "not a table at all" > "$tmp/text.dtm"
+expect 1 "$tmp/text.dtm is not a damero table" -- info "$tmp/text.dtm"
+cp "$a/KMvK.dtm" "$tmp/KMvK.dtm.bak"
+flip_byte "$a/KMvK.dtm" "$(middle "$a/KMvK.dtm")"
+expect 1 "KMvK.dtm: " -- info "$a/KMvK.dtm"
+expect 1 "KMvK.dtm: " -- info "$a/KMvK.wdl"
+cp "$tmp/KMvK.dtm.bak" "$a/KMvK.dtm"
+flip_byte "$a/KMvK.wdl" "$(middle "$a/KMvK.wdl")"
+expect 1 "KMvK.wdl: " -- info "$a/KMvK.wdl"
+rm "$a/KMvK.mtc"
+expect 1 "cannot open $a/KMvK.mtc" -- info "$a/KMvK.dtm"
+expect 2 "name one table file" -- info
+expect 2 "unknown option '--yaml'" -- info --yaml "$a/KvK.dtm"
+expect 0 "--json" -- info --help
+
+echo "$((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

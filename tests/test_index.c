@@ -1,0 +1,350 @@
+/* The index of a material: a bijection between its legal positions and 0..size-1, checked
+ * exhaustively on small materials against placements enumerated square by square; the
+ * symmetry classes of kings-only materials; and the advancement order of men. */
+#include "test_util.h"
+
+#include "index.h"
+#include "random_position.h"
+
+/* The materials checked exhaustively on each board: every one of 2 and 3 pieces. */
+static const char *const small_materials[] = { "KvK",  "KvM",  "MvM",  "KKvK", "KKvM",
+                                               "KMvK", "KMvM", "MMvK", "MMvM" };
+
+static struct material material_named(const struct variant *v, const char *name)
+{
+    struct material m;
+    char err[256];
+    if (material_parse(v, name, &m, err, sizeof err) < 0)
+        fail_msg("%s: %s", name, err);
+    return m;
+}
+
+static uint64_t binomial(int n, int k)
+{
+    uint64_t r = 1;
+    if (k < 0 || k > n)
+        return 0;
+    for (int i = 1; i <= k; i++)
+        r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+    return r;
+}
+
+/* State of one exhaustive enumeration. */
+struct census {
+    const struct variant *v;
+    const struct material_index *ix;
+    const char *name;
+    uint64_t placements;  /* every legal placement, as enumerated */
+    uint8_t *hits;        /* per index: placements mapped there */
+    uint8_t *reps;        /* per index: of those, the ones flagged as representative */
+};
+
+static void fail_at(const struct census *c, const struct position *p, const char *what)
+{
+    char fen[FEN_SIZE];
+    fen_print(c->v, p, fen);
+    fail_msg("%s %s, %s: %s", c->v->name, c->name, fen, what);
+}
+
+/* Whether q is p under one of the four symmetries. */
+static bool is_image(const struct geometry *g, const struct position *p, const struct position *q)
+{
+    for (int s = 0; s < NUM_SYMS; s++) {
+        struct position image = *p;
+        for (int c = WHITE; c <= BLACK; c++) {
+            image.kings[c] = geometry_transform(g, (enum symmetry)s, p->kings[c]);
+            image.men[c] = geometry_transform(g, (enum symmetry)s, p->men[c]);
+        }
+        if (position_equal(&image, q))
+            return true;
+    }
+    return false;
+}
+
+/* One enumerated placement: where the index sends it, and back. */
+static void visit(struct census *c, const struct position *p)
+{
+    const struct material_index *ix = c->ix;
+    bool representative = false;
+    struct position back;
+    uint64_t i = index_of(ix, p, &representative);
+
+    c->placements++;
+    if (i >= ix->size)
+        fail_at(c, p, "index beyond the size");
+    index_position(ix, i, p->side, &back);
+    if (!ix->reduced) {
+        if (c->hits[i]++)
+            fail_at(c, p, "two placements share an index");
+        if (!representative)
+            fail_at(c, p, "not its own representative in an unreduced material");
+        if (!position_equal(&back, p))
+            fail_at(c, p, "index_position does not give the placement back");
+        return;
+    }
+    c->hits[i]++;
+    c->reps[i] += representative;
+    if (!is_image(ix->g, p, &back))
+        fail_at(c, p, "its representative is not one of its symmetric images");
+    if (representative && !position_equal(&back, p))
+        fail_at(c, p, "flagged as representative but index_position gives another position");
+}
+
+/* Every placement of the material: White's men, Black's men (never on their promotion
+ * ranks), White's kings, Black's kings, each group in increasing square order. */
+static void place(struct census *c, struct position *p, int group, int need, int from)
+{
+    const struct geometry *g = c->v->board();
+    const struct material *m = &c->ix->m;
+    const int counts[4] = { m->men[WHITE], m->men[BLACK], m->kings[WHITE], m->kings[BLACK] };
+    bb_t *sets[4] = { &p->men[WHITE], &p->men[BLACK], &p->kings[WHITE], &p->kings[BLACK] };
+
+    if (need == 0) {
+        if (group == 3)
+            visit(c, p);
+        else
+            place(c, p, group + 1, counts[group + 1], 0);
+        return;
+    }
+    for (int d = from; d < g->num_squares; d++) {
+        bb_t square = bb_of(g->square_bit[d]);
+        if (position_occupied(p) & square)
+            continue;
+        /* rank 0 is Black's promotion rank, the top one White's */
+        if (group < 2 && (g->rank_of[g->square_bit[d]] == (group == WHITE ? g->ranks - 1 : 0)))
+            continue;
+        *sets[group] |= square;
+        place(c, p, group, need - 1, d + 1);
+        *sets[group] &= ~square;
+    }
+}
+
+/* Every index gives a legal position of the material, which indexes back to it. */
+static void check_round_trip(const struct variant *v, const struct material_index *ix,
+                             const char *name)
+{
+    char err[256], fen[FEN_SIZE];
+    for (uint64_t i = 0; i < ix->size; i++) {
+        enum side side = (enum side)(i % 2);
+        struct position p;
+        bool representative = false;
+        index_position(ix, i, side, &p);
+        struct material got = material_of(&p);
+        if (position_validate(v, &p, err, sizeof err) < 0 || !material_equal(&got, &ix->m) ||
+            p.side != side || (p.men[WHITE] & promotion_rank(ix->g, WHITE)) ||
+            (p.men[BLACK] & promotion_rank(ix->g, BLACK))) {
+            fen_print(v, &p, fen);
+            fail_msg("%s %s: index %llu gives %s, not a legal position of it (%s)", v->name,
+                     name, (unsigned long long)i, fen, err);
+        }
+        if (index_of(ix, &p, &representative) != i || !representative) {
+            fen_print(v, &p, fen);
+            fail_msg("%s %s: index %llu gives %s, which indexes elsewhere", v->name, name,
+                     (unsigned long long)i, fen);
+        }
+        /* the side to move is not part of the index */
+        p.side = side_other(side);
+        assert_int_equal(index_of(ix, &p, NULL), i);
+    }
+}
+
+static void check_material(const struct variant *v, const char *name)
+{
+    struct material m = material_named(v, name);
+    const struct geometry *g = v->board();
+    struct material_index ix;
+    struct census c = { .v = v, .ix = &ix, .name = name };
+    struct position p = { .side = WHITE };
+
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    assert_true(material_equal(&ix.m, &m));
+    assert_int_equal(ix.reduced, material_men(&m) == 0);
+    check_round_trip(v, &ix, name);
+
+    c.hits = calloc(ix.size, 1);
+    c.reps = calloc(ix.size, 1);
+    assert_non_null(c.hits);
+    assert_non_null(c.reps);
+    place(&c, &p, 0, m.men[WHITE], 0);
+
+    if (!ix.reduced) {
+        /* a bijection: as many placements as indices, none shared (checked in visit) */
+        if (c.placements != ix.size)
+            fail_msg("%s %s: %llu legal placements, index size %llu", v->name, name,
+                     (unsigned long long)c.placements, (unsigned long long)ix.size);
+        assert_int_equal(ix.men_count * ix.king_count, ix.size);
+    } else {
+        /* kings anywhere: no square is barred */
+        uint64_t expected = binomial(g->num_squares, m.kings[WHITE]) *
+                            binomial(g->num_squares - m.kings[WHITE], m.kings[BLACK]);
+        uint64_t covered = 0;
+        assert_int_equal(c.placements, expected);
+        for (uint64_t i = 0; i < ix.size; i++) {
+            struct position r, members[4];
+            index_position(&ix, i, WHITE, &r);
+            int size = index_class_size(&ix, &r);
+            if (c.reps[i] != 1 || c.hits[i] != size)
+                fail_msg("%s %s: index %llu: %d placements, %d flagged representative, class "
+                         "size %d", v->name, name, (unsigned long long)i, c.hits[i], c.reps[i],
+                         size);
+            /* the members: distinct images of r, r first */
+            assert_int_equal(index_class_members(&ix, &r, members), size);
+            assert_true(position_equal(&members[0], &r));
+            for (int a = 0; a < size; a++) {
+                assert_true(is_image(g, &r, &members[a]));
+                for (int b = 0; b < a; b++)
+                    assert_false(position_equal(&members[a], &members[b]));
+            }
+            covered += (uint64_t)size;
+        }
+        assert_int_equal(covered, expected);
+        /* the reduction is real: about a quarter (more where classes are smaller) */
+        assert_true(ix.size * 4 >= expected && ix.size * 3 < expected);
+    }
+    free(c.hits);
+    free(c.reps);
+    index_free(&ix);
+}
+
+static void test_small_materials_8x8(void **state)
+{
+    const struct variant *v = test_variant("russian");
+    (void)state;
+    for (size_t k = 0; k < sizeof small_materials / sizeof small_materials[0]; k++)
+        check_material(v, small_materials[k]);
+    check_material(v, "KKKvK");
+    check_material(v, "KKvKK");
+    check_material(v, "KKvKM");
+    check_material(v, "KMvKM");
+    check_material(v, "MMvMM");
+}
+
+static void test_small_materials_10x10(void **state)
+{
+    const struct variant *v = test_variant("international");
+    (void)state;
+    for (size_t k = 0; k < sizeof small_materials / sizeof small_materials[0]; k++)
+        check_material(v, small_materials[k]);
+}
+
+/* Sizes known by counting. KvM on 8x8: 28 squares for the man (not rank 1, where Black
+ * crowns) times 31 for the king. Kings-only classes by Burnside's lemma, the mean number
+ * of placements each symmetry fixes: the half turn and the reflection in the other long
+ * diagonal fix no square (its squares are not playable), the main diagonal fixes its own
+ * squares (8 or 10). KvK: (32*31 + 8*7) / 4 = 262 and (50*49 + 10*9) / 4 = 635. KKvK on
+ * 8x8: the black king on the diagonal and the white pair on it (C(7,2) = 21) or mirror
+ * images of each other (24/2 = 12), so (C(32,2)*30 + 8*33) / 4 = 3786. */
+static void check_size(const char *variant, const char *name, uint64_t expected)
+{
+    const struct variant *v = test_variant(variant);
+    struct material m = material_named(v, name);
+    struct material_index ix;
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    if (ix.size != expected)
+        fail_msg("%s %s: size %llu, expected %llu", variant, name, (unsigned long long)ix.size,
+                 (unsigned long long)expected);
+    index_free(&ix);
+}
+
+static void test_sizes(void **state)
+{
+    (void)state;
+    check_size("russian", "KvM", 28 * 31);
+    check_size("russian", "KvK", 262);
+    check_size("international", "KvK", 635);
+    check_size("russian", "KKvK", 3786);
+    /* White's men on ranks 1-9 (45 squares), Black's on ranks 2-10: 40 squares both may
+     * use, 5 only White's, 5 only Black's. Two white men, `shared` of them on the 40,
+     * then the black man on the 45 - shared left to it. */
+    uint64_t expected = 0;
+    for (int shared = 0; shared <= 2; shared++)
+        expected += binomial(5, 2 - shared) * binomial(40, shared) * (45 - (uint64_t)shared);
+    check_size("international", "MMvM", expected);
+}
+
+/* Every man move that neither captures nor crowns raises the men's progress by one, and a
+ * king move leaves the men configuration as it is: the order the solver relies on. */
+static void check_progress(const struct variant *v, const char *name, int samples)
+{
+    struct material m = material_named(v, name);
+    struct material_index ix;
+    struct move_list moves;
+    uint64_t seed = 0x5DEECE66Dull;
+    int man_moves = 0, king_moves = 0;
+    char fen[FEN_SIZE];
+
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    for (int k = 0; k < samples; k++) {
+        struct position p;
+        uint64_t i = random_next(&seed) % ix.size;
+        index_position(&ix, i, (enum side)(random_next(&seed) & 1), &p);
+        int progress = index_men_progress(&ix, index_men_config(&ix, i));
+        generate_moves(v, &p, 0, &moves);
+        for (int j = 0; j < moves.count; j++) {
+            const struct move *mv = &moves.moves[j];
+            struct position q;
+            if (mv->num_jumps > 0 || mv->promotes)
+                continue;
+            make_move(&p, mv, &q);
+            uint64_t after = index_men_config(&ix, index_of(&ix, &q, NULL));
+            bool man = p.men[p.side] & bb_of(mv->from);
+            if (man ? index_men_progress(&ix, after) == progress + 1
+                    : after == index_men_config(&ix, i)) {
+                man ? man_moves++ : king_moves++;
+                continue;
+            }
+            fen_print(v, &p, fen);
+            fail_msg("%s %s: %s, the %s move %d changes the men's progress from %d to %d",
+                     v->name, name, fen, man ? "man" : "king", j, progress,
+                     index_men_progress(&ix, after));
+        }
+    }
+    /* the samples did exercise both kinds */
+    assert_true(man_moves > samples / 2);
+    assert_true(king_moves > samples / 2);
+    index_free(&ix);
+}
+
+static void test_men_progress(void **state)
+{
+    (void)state;
+    check_progress(test_variant("russian"), "KMvKM", 3000);
+    check_progress(test_variant("russian"), "KMMvKM", 3000);
+    check_progress(test_variant("international"), "KMMvKM", 3000);
+    check_progress(test_variant("english"), "KMvKMM", 3000);
+}
+
+static int progress_of(const struct material_index *ix, const struct variant *v,
+                       const char *fen)
+{
+    struct position p = test_position(v, fen);
+    return index_men_progress(ix, index_men_config(ix, index_of(ix, &p, NULL)));
+}
+
+/* Progress counts the ranks the men have advanced: 0 with every man on its own back rank;
+ * a man one step from crowning has come ranks - 2. */
+static void test_progress_values(void **state)
+{
+    const struct variant *v = test_variant("russian");
+    struct material m = material_named(v, "MvM");
+    struct material_index ix;
+    (void)state;
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    assert_int_equal(progress_of(&ix, v, "W:Wa1:Bh8"), 0);
+    assert_int_equal(progress_of(&ix, v, "W:Wb2:Bg7"), 1 + 1);
+    assert_int_equal(progress_of(&ix, v, "W:Wg7:Bb2"), 6 + 6);
+    assert_int_equal(progress_of(&ix, v, "B:Wc1:Bd2"), 0 + 6);
+    index_free(&ix);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_small_materials_8x8),
+        cmocka_unit_test(test_small_materials_10x10),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_men_progress),
+        cmocka_unit_test(test_progress_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
