@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two quick-start commands, and the sanitizer run CI adds to them.
 #
-#   ./run.sh            build, then run the main job (perft of every variant)
+#   ./run.sh            build, then run the main job (tables up to 4 pieces, every variant)
 #   ./run.sh test       build, then run the test suite
 #   ./run.sh sanitize   build with AddressSanitizer + UndefinedBehaviorSanitizer, run the tests
 #
@@ -38,12 +38,14 @@ build() {
 }
 
 main_job() {
-  echo "Perft from the initial position of every variant (leaf nodes; see 'damero perft --help')"
+  echo "Every table of up to 4 pieces, for each variant, into tables/ (see 'damero gen --help')."
+  echo "Tables already there and intact are kept; each line ends with the longest win of"
+  echo "three kings against one king, White to move, in plies (DTM), and an example."
+  echo
   for v in international brazilian russian pool spanish czech italian english poddavki ganapierde; do
-    depth=9
-    [ "$v" = international ] && depth=8
-    printf '%-14s ' "$v"
-    build/damero perft --variant "$v" --depth "$depth" | tail -n 1
+    summary=$(build/damero gen --variant "$v" --pieces 4 --dir tables)
+    longest=$(build/damero info "tables/$v/KKKvK.dtm" | grep -m1 'longest win' | sed 's/^ *longest win: //')
+    printf '%-14s %s; KKKvK: %s\n' "$v" "$(echo "$summary" | sed -n 2p | sed 's/ solved//')" "${longest:-no win}"
   done
 }
 
