@@ -124,17 +124,24 @@ static uint64_t men_rank(const struct material_index *ix, bb_t wm, bb_t bm)
     return ix->black_men_start[w] + set_rank(ix->men_allowed[BLACK] & ~wm, bm);
 }
 
-static void men_unrank(const struct material_index *ix, uint64_t r, bb_t *wm, bb_t *bm)
+/* The last k in [0, n) with starts[k] <= r, for increasing starts with starts[0] <= r. */
+static uint64_t last_at_most(const uint64_t *starts, uint64_t n, uint64_t r)
 {
-    /* the last White combination whose run starts at or before r */
-    uint64_t lo = 0, hi = ix->white_combinations;
+    uint64_t lo = 0, hi = n;
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (ix->black_men_start[mid] <= r)
+        if (starts[mid] <= r)
             lo = mid;
         else
             hi = mid;
     }
+    return lo;
+}
+
+static void men_unrank(const struct material_index *ix, uint64_t r, bb_t *wm, bb_t *bm)
+{
+    /* the last White combination whose run starts at or before r */
+    uint64_t lo = last_at_most(ix->black_men_start, ix->white_combinations, r);
     *wm = set_unrank(ix->men_allowed[WHITE], lo, ix->m.men[WHITE]);
     *bm = set_unrank(ix->men_allowed[BLACK] & ~*wm, r - ix->black_men_start[lo],
                      ix->m.men[BLACK]);
@@ -260,14 +267,7 @@ uint64_t index_of(const struct material_index *ix, const struct position *p,
 /* The unreduced number of the i-th representative. */
 static uint64_t class_select(const struct material_index *ix, uint64_t i)
 {
-    uint64_t lo = 0, hi = ix->unreduced_size / 64 + 1;
-    while (hi - lo > 1) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (ix->class_rank[mid] <= i)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    uint64_t lo = last_at_most(ix->class_rank, ix->unreduced_size / 64 + 1, i);
     return lo * 64 + (uint64_t)select_square(ix->class_bits[lo], (int)(i - ix->class_rank[lo]));
 }
 

@@ -273,49 +273,51 @@ static bool is_final(const struct solver *s, enum metric_pass pass, enum side si
     return (__atomic_load_n(&s->count[side][i], __ATOMIC_RELAXED) & COUNT_MASK) == 0;
 }
 
-/* DTM: position p, final at `plies`, tells its predecessors. */
-static void propagate_dtm(struct solver *s, const struct position *p, uint64_t config,
-                          uint64_t i, int plies, struct findings *f)
+/* DTM: predecessor (side, i) of a position final at `plies`, lost there or not. */
+static void tell_dtm(struct solver *s, enum side side, uint64_t i, bool lost, int plies,
+                     struct findings *f)
 {
-    uint64_t preds[4 * MAX_MOVES];
-    enum side other = side_other(p->side);
-    bool lost = dtm_is_loss(s->t->dtm[p->side][i]);
-    int n = predecessors(s, p, config, preds);
-
-    for (int k = 0; k < n; k++) {
-        dtm_t *slot = &s->t->dtm[other][preds[k]];
-        if (lost) {
-            if (lower_to(slot, dtm_win(plies + 1), keeps_shorter_win))
-                found_final(f, plies + 1, other, preds[k]);
-        } else if (refute_move(s, other, preds[k])) {
-            /* every move loses; the longest way decides, external ones included */
-            int pending = dtm_is_loss(*slot) ? dtm_plies(*slot) : 0;
-            int at = pending > plies + 1 ? pending : plies + 1;
-            *slot = dtm_loss(at);
-            found_final(f, at, other, preds[k]);
-        }
+    dtm_t *slot = &s->t->dtm[side][i];
+    if (lost) {
+        if (lower_to(slot, dtm_win(plies + 1), keeps_shorter_win))
+            found_final(f, plies + 1, side, i);
+    } else if (refute_move(s, side, i)) {
+        /* every move loses; the longest way decides, external ones included */
+        int pending = dtm_is_loss(*slot) ? dtm_plies(*slot) : 0;
+        int at = pending > plies + 1 ? pending : plies + 1;
+        *slot = dtm_loss(at);
+        found_final(f, at, side, i);
     }
 }
 
-/* MTC: the same for a won or lost position whose MTC is `plies`. */
-static void propagate_mtc(struct solver *s, const struct position *p, uint64_t config,
-                          uint64_t i, int plies, struct findings *f)
+/* MTC: the same, for a position won or lost whose MTC is `plies`. */
+static void tell_mtc(struct solver *s, enum side side, uint64_t i, bool lost, int plies,
+                     struct findings *f)
+{
+    dtm_t pred = s->t->dtm[side][i];
+    mtc_t *slot = &s->t->mtc[side][i];
+    if (lost && dtm_is_win(pred)) {
+        if (lower_to(slot, mtc_of_plies(plies + 1), keeps_shorter_mtc))
+            found_final(f, plies + 1, side, i);
+    } else if (!lost && dtm_is_loss(pred) && refute_move(s, side, i)) {
+        *slot = mtc_of_plies(plies + 1);
+        found_final(f, plies + 1, side, i);
+    }
+}
+
+/* Position p (index i), final at `plies` in the pass, tells its predecessors. */
+static void propagate(struct solver *s, enum metric_pass pass, const struct position *p,
+                      uint64_t config, uint64_t i, int plies, struct findings *f)
 {
     uint64_t preds[4 * MAX_MOVES];
     enum side other = side_other(p->side);
     bool lost = dtm_is_loss(s->t->dtm[p->side][i]);
     int n = predecessors(s, p, config, preds);
-
     for (int k = 0; k < n; k++) {
-        dtm_t pred = s->t->dtm[other][preds[k]];
-        mtc_t *slot = &s->t->mtc[other][preds[k]];
-        if (lost && dtm_is_win(pred)) {
-            if (lower_to(slot, mtc_of_plies(plies + 1), keeps_shorter_mtc))
-                found_final(f, plies + 1, other, preds[k]);
-        } else if (!lost && dtm_is_loss(pred) && refute_move(s, other, preds[k])) {
-            *slot = mtc_of_plies(plies + 1);
-            found_final(f, plies + 1, other, preds[k]);
-        }
+        if (pass == PASS_DTM)
+            tell_dtm(s, other, preds[k], lost, plies, f);
+        else
+            tell_mtc(s, other, preds[k], lost, plies, f);
     }
 }
 
@@ -373,10 +375,7 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
                 if (s->t->ix.reduced)
                     config = 0;
                 index_position(&s->t->ix, i, side, &p);
-                if (pass == PASS_DTM)
-                    propagate_dtm(s, &p, config, i, plies, f);
-                else
-                    propagate_mtc(s, &p, config, i, plies, f);
+                propagate(s, pass, &p, config, i, plies, f);
             }
             if (f)
                 flush(f);
