@@ -82,12 +82,11 @@ static double work_estimate(const struct variant *v, const struct material *m)
     double n = 1;
     int free = g->num_squares;
     int counts[4] = { m->men[WHITE], m->men[BLACK], m->kings[WHITE], m->kings[BLACK] };
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         for (int i = 0; i < counts[k]; i++)
             n *= (double)(free - i) / (i + 1);
-    for (int k = 0; k < 4; k++)
         free -= counts[k];
-    (void)free;
+    }
     return material_men(m) == 0 ? n / 4 : n;
 }
 
@@ -271,22 +270,20 @@ static int load_successors(struct tableset *ts, const struct material *m, char *
     return 0;
 }
 
-int build_materials(struct tableset *ts, const struct material *wanted, int n,
-                    const struct build_options *options, char *err, size_t err_size)
+static int build_plan(struct tableset *ts, const struct plan *plan,
+                      const struct build_options *options, char *err, size_t err_size)
 {
-    static struct plan plan; /* large; builds do not run concurrently */
     struct progress pr = { .on = options->progress, .start = seconds_now() };
     struct build_report report = { 0 };
 
-    make_plan(ts->v, wanted, n, &plan);
     if (ts->dir && ensure_dir(ts->dir, err, err_size) < 0)
         return -1;
-    pr.total = plan.count;
-    for (int k = 0; k < plan.count; k++)
-        pr.total_work += work_estimate(ts->v, &plan.list[k]);
+    pr.total = plan->count;
+    for (int k = 0; k < plan->count; k++)
+        pr.total_work += work_estimate(ts->v, &plan->list[k]);
 
-    for (int k = 0; k < plan.count; k++) {
-        const struct material *m = &plan.list[k];
+    for (int k = 0; k < plan->count; k++) {
+        const struct material *m = &plan->list[k];
         material_name(m, pr.name);
         pr.current_work = work_estimate(ts->v, m);
         pr.current_fraction = 0;
@@ -319,8 +316,8 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
         /* with a directory to reload from, keep in memory only what is still needed */
         if (ts->dir)
             for (int j = 0; j <= k; j++)
-                if (plan.last_use[j] == k && tableset_find(ts, &plan.list[j]))
-                    evict(ts, &plan.list[j]);
+                if (plan->last_use[j] == k && tableset_find(ts, &plan->list[j]))
+                    evict(ts, &plan->list[j]);
     }
     snprintf(pr.name, sizeof pr.name, "done");
     pr.current_work = 0;
@@ -335,4 +332,18 @@ fail:
     if (pr.on)
         fputc('\n', stderr);
     return -1;
+}
+
+int build_materials(struct tableset *ts, const struct material *wanted, int n,
+                    const struct build_options *options, char *err, size_t err_size)
+{
+    struct plan *plan = malloc(sizeof *plan);
+    if (!plan) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    make_plan(ts->v, wanted, n, plan);
+    int result = build_plan(ts, plan, options, err, err_size);
+    free(plan);
+    return result;
 }

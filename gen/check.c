@@ -59,11 +59,11 @@ static struct expected expected_value(const struct tableset *ts, const struct po
 static void describe(const struct tableset *ts, const struct position *p, dtm_t dtm, mtc_t mtc,
                      struct expected e, char *err, size_t err_size)
 {
-    char fen[FEN_SIZE];
+    char fen[FEN_SIZE], stored[VALUE_TEXT_SIZE], expected[VALUE_TEXT_SIZE];
     fen_print(ts->v, p, fen);
-    snprintf(err, err_size,
-             "%s: the table says DTM code %u, MTC code %u; its moves give DTM code %u, MTC "
-             "code %u", fen, dtm, mtc, e.dtm, e.mtc);
+    value_text(dtm, mtc, stored);
+    value_text(e.dtm, e.mtc, expected);
+    snprintf(err, err_size, "%s: the table says %s; its moves give %s", fen, stored, expected);
 }
 
 uint64_t check_table(const struct tableset *ts, const struct material *m, char *err,

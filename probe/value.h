@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef uint16_t dtm_t;
 typedef uint16_t mtc_t;
@@ -56,6 +57,18 @@ static inline bool dtm_better(dtm_t a, dtm_t b)
     int64_t ra = a == DTM_DRAW ? 0 : dtm_is_win(a) ? 1000000 - dtm_plies(a) : -1000000 + dtm_plies(a);
     int64_t rb = b == DTM_DRAW ? 0 : dtm_is_win(b) ? 1000000 - dtm_plies(b) : -1000000 + dtm_plies(b);
     return ra > rb;
+}
+
+#define VALUE_TEXT_SIZE 48
+
+/* A value in words: "win in 5 plies, MTC 3", "loss in 4 plies, MTC 2", "draw". */
+static inline void value_text(dtm_t dtm, mtc_t mtc, char out[VALUE_TEXT_SIZE])
+{
+    if (dtm == DTM_DRAW)
+        snprintf(out, VALUE_TEXT_SIZE, mtc == MTC_NONE ? "draw" : "draw, MTC %d", (int)mtc - 1);
+    else
+        snprintf(out, VALUE_TEXT_SIZE, "%s in %d plies, MTC %d", dtm_is_win(dtm) ? "win" : "loss",
+                 dtm_plies(dtm), (int)mtc - 1);
 }
 
 static inline mtc_t mtc_of_plies(int plies) { return (mtc_t)(1 + plies); }
