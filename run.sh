@@ -39,15 +39,24 @@ build() {
 
 main_job() {
   echo "Every table of up to 4 pieces, for each variant, into tables/ (see 'damero gen --help')."
-  echo "Tables already there and intact are kept; each line ends with the longest win of"
-  echo "three kings against one king, White to move, in plies (DTM), and an example."
+  echo "Tables already there and intact are kept. Last column: the longest win of three kings"
+  echo "against one king, White to move, in plies (DTM), with an example."
   echo
+  printf '%-14s %6s %6s %12s %9s  %s\n' variant built found positions seconds "KKKvK longest win"
   for v in international brazilian russian pool spanish czech italian english poddavki ganapierde; do
     summary=$(build/damero gen --variant "$v" --pieces 4 --dir tables)
-    longest=$(build/damero info "tables/$v/KKKvK.dtm" | grep -m1 'longest win' | sed 's/^ *longest win: //')
-    printf '%-14s %s; KKKvK: %s\n' "$v" "$(echo "$summary" | sed -n 2p | sed 's/ solved//')" "${longest:-no win}"
+    longest=$(build/damero info "tables/$v/KKKvK.dtm" | grep -m1 'longest win' |
+              sed 's/^ *longest win: //; s/ (DTM), e.g./,/')
+    echo "$summary" | awk -v v="$v" -v longest="${longest:-none}" '
+      NR == 1 { built = $2; found = $5 }
+      NR == 2 { positions = $1; seconds = $5 }
+      END { printf "%-14s %6s %6s %12s %9s  %s\n", v, built, found, positions, seconds, longest }'
   done
 }
+
+# ctest runs tests side by side, each with its own OpenMP threads: threads that spin at
+# barriers (the default) would take the cores from each other.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 install_missing
 case "${1:-main}" in
