@@ -305,6 +305,31 @@ static void check_progress(const struct variant *v, const char *name, int sample
     index_free(&ix);
 }
 
+/* The number of n-piece positions of checkers as Schaeffer et al. published it ("Checkers
+ * Is Solved", Science 2007; OEIS A055213): every placement of n pieces, one-sided ones
+ * included, side to move not counted. The index's unreduced sizes must add up to it. */
+static void test_published_position_counts(void **state)
+{
+    (void)state;
+    static const uint64_t published[] = { 0, 120, 6972, 261224, 7092774 };
+    const struct variant *v = test_variant("english");
+    for (int n = 1; n <= 4; n++) {
+        uint64_t total = 0;
+        for (int wk = 0; wk <= n; wk++)
+            for (int wm = 0; wk + wm <= n; wm++)
+                for (int bk = 0; wk + wm + bk <= n; bk++) {
+                    struct material m = { { wk, bk }, { wm, n - wk - wm - bk } };
+                    struct material_index ix;
+                    assert_int_equal(index_init(&ix, v, &m), 0);
+                    total += ix.men_count * ix.king_count;
+                    index_free(&ix);
+                }
+        if (total != published[n])
+            fail_msg("%d pieces: %llu positions, published %llu", n,
+                     (unsigned long long)total, (unsigned long long)published[n]);
+    }
+}
+
 static void test_men_progress(void **state)
 {
     (void)state;
@@ -343,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_small_materials_8x8),
         cmocka_unit_test(test_small_materials_10x10),
         cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_published_position_counts),
         cmocka_unit_test(test_men_progress),
         cmocka_unit_test(test_progress_values),
     };
