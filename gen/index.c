@@ -147,21 +147,47 @@ static void men_unrank(const struct material_index *ix, uint64_t r, bb_t *wm, bb
                      ix->m.men[BLACK]);
 }
 
-static uint64_t transformed_rank(const struct material_index *ix, enum symmetry s, bb_t wk,
-                                 bb_t bk)
+/* The set of dense square numbers (as bits) of the images of the squares. */
+static uint64_t image_set(const struct material_index *ix, enum symmetry s, const int *dense,
+                          int n)
 {
-    return kings_rank(ix, ix->g->board, geometry_transform(ix->g, s, wk),
-                      geometry_transform(ix->g, s, bk));
+    uint64_t set = 0;
+    for (int i = 0; i < n; i++)
+        set |= (uint64_t)1 << ix->image[s][dense[i]];
+    return set;
 }
 
-/* The unreduced number of the representative of (wk, bk): the smallest of its images. */
-static uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk)
+/* The unreduced number of the representative of (wk, bk): the smallest number among
+ * its four images; *own (when not NULL) gets the number of (wk, bk) itself. The hot path
+ * of a reduced material's index, so it works on sets of dense square numbers, where
+ * the number of a square among the free ones is a count of the bits below it; White's
+ * part of an image's number comes first, and the image is dropped when that part alone
+ * is already larger than the best so far. */
+static uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, uint64_t *own)
 {
+    const struct geometry *g = ix->g;
+    int white[MATERIAL_MAX_PIECES], black[MATERIAL_MAX_PIECES], nw = 0, nb = 0, b;
+    uint64_t per_white = choose(g->num_squares - ix->m.kings[WHITE], ix->m.kings[BLACK]);
     uint64_t best = UINT64_MAX;
+
+    BB_FOR_EACH(b, wk)
+        white[nw++] = g->dense_of[b];
+    BB_FOR_EACH(b, bk)
+        black[nb++] = g->dense_of[b];
     for (int s = 0; s < NUM_SYMS; s++) {
-        uint64_t r = transformed_rank(ix, (enum symmetry)s, wk, bk);
-        if (r < best)
-            best = r;
+        uint64_t tw = image_set(ix, (enum symmetry)s, white, nw), rank = 0;
+        int i = 1, d;
+        BB_FOR_EACH(d, tw)
+            rank += choose(d, i++);
+        if (rank * per_white > best)
+            continue;
+        rank *= per_white;
+        i = 1;
+        BB_FOR_EACH(d, image_set(ix, (enum symmetry)s, black, nb))
+            rank += choose(d - bb_count(tw & (((uint64_t)1 << d) - 1)), i++);
+        best = rank < best ? rank : best;
+        if (s == SYM_IDENTITY && own) /* never skipped: it comes first */
+            *own = rank;
     }
     return best;
 }
@@ -179,7 +205,7 @@ static int build_classes(struct material_index *ix)
         for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
             bb_t wk, bk;
             kings_unrank(ix, ix->g->board, r, &wk, &bk);
-            if (class_min(ix, wk, bk) == r)
+            if (class_min(ix, wk, bk, NULL) == r)
                 bits |= (uint64_t)1 << (r % 64);
         }
         ix->class_bits[w] = bits;
@@ -223,6 +249,9 @@ int index_init(struct material_index *ix, const struct variant *v, const struct 
         goto fail;
     ix->size = ix->men_count * ix->king_count;
     ix->unreduced_size = ix->size;
+    for (int sym = 0; sym < NUM_SYMS; sym++)
+        for (int d = 0; d < g->num_squares; d++)
+            ix->image[sym][d] = (uint8_t)g->dense_of[g->symmetric[sym][g->square_bit[d]]];
     if (ix->reduced && build_classes(ix) < 0)
         goto fail;
     return 0;
@@ -243,8 +272,8 @@ uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
                         const struct position *p, bool *representative)
 {
     if (ix->reduced) {
-        uint64_t r = kings_rank(ix, ix->g->board, p->kings[WHITE], p->kings[BLACK]);
-        uint64_t min = class_min(ix, p->kings[WHITE], p->kings[BLACK]);
+        uint64_t r = 0;
+        uint64_t min = class_min(ix, p->kings[WHITE], p->kings[BLACK], &r);
         uint64_t below = ix->class_bits[min / 64] & (((uint64_t)1 << (min % 64)) - 1);
         if (representative)
             *representative = r == min;

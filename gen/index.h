@@ -34,6 +34,7 @@ struct material_index {
     uint64_t *class_bits;  /* reduced: bit r set when unreduced index r is a representative */
     uint64_t *class_rank;  /* reduced: representatives before each 64-bit word */
     uint64_t unreduced_size;
+    uint8_t image[NUM_SYMS][MAX_SQUARES]; /* reduced: dense square -> its image's */
 };
 
 /* Prepares the numbering of material m on the variant's board. Returns 0, or -1 when

@@ -17,7 +17,9 @@ struct level {
 /* The count byte of a position during the analysis: the moves not yet shown to lose,
  * plus one when the position has an external move that does not lose (an escape), so
  * that it reaches zero exactly when the position is lost; and a flag for positions that
- * must capture, which no quiet move can have come from. */
+ * must capture, which no quiet move can have come from. Seven bits are enough: seven
+ * flying kings of one side (MATERIAL_MAX_PIECES allows no more) have at most 7 x 17 king
+ * moves on 10x10, plus the escape. */
 #define COUNT_MASK 0x7f
 #define MUST_CAPTURE 0x80
 
