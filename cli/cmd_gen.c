@@ -75,8 +75,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         case 'd': a->dir = optarg; break;
         case 'V': a->verify = true; break;
         case 'h': fputs(help, stdout); return -1;
-        case ':': return usage_error("gen", "%s needs a value", argv[optind - 1]);
-        default: return usage_error("gen", "unknown option '%s'", argv[optind - 1]);
+        default: return option_error("gen", opt, argv);
         }
     }
     if (!a->v)

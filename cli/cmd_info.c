@@ -189,7 +189,7 @@ int cmd_info(int argc, char **argv)
         switch (opt) {
         case 'j': json = 1; break;
         case 'h': fputs(help, stdout); return EXIT_OK;
-        default: return usage_error("info", "unknown option '%s'", argv[optind - 1]);
+        default: return option_error("info", opt, argv);
         }
     }
     if (optind != argc - 1)

@@ -81,8 +81,7 @@ int cmd_perft(int argc, char **argv)
         case 'k': flags |= MOVES_KEEP_DUPLICATES; break;
         case 'D': divide = 1; break;
         case 'h': fputs(help, stdout); return EXIT_OK;
-        case ':': return usage_error("perft", "%s needs a value", argv[optind - 1]);
-        default: return usage_error("perft", "unknown option '%s'", argv[optind - 1]);
+        default: return option_error("perft", opt, argv);
         }
     }
     if (optind < argc)

@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,13 @@ int usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\n(see 'damero %s --help')\n", cmd);
     return EXIT_USAGE;
+}
+
+int option_error(const char *cmd, int opt, char *const *argv)
+{
+    if (opt == ':')
+        return usage_error(cmd, "%s needs a value", argv[optind - 1]);
+    return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 const struct variant *parse_variant(const char *cmd, const char *name)

@@ -9,6 +9,11 @@ enum exit_code { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
 /* Prints "damero CMD: message" and a hint to CMD --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The usage error for what getopt_long returned as `opt` when it was not an option of
+ * the command: ':' for an option missing its value, anything else for an unknown one.
+ * Returns EXIT_USAGE. */
+int option_error(const char *cmd, int opt, char *const *argv);
+
 /* The variant called name, or NULL after printing an error that lists the variants. */
 const struct variant *parse_variant(const char *cmd, const char *name);
 
