@@ -1,6 +1,7 @@
 /* The generator's tables against an independent brute-force solver (brute_solver.h),
  * position by position: WDL, DTM and MTC, for every variant on every material of 2 and
- * 3 pieces, and on KKKvK for the 8x8 variants.
+ * 3 pieces, and on KKKvK for the 8x8 variants (with DAMERO_SOLVE_DEEP, `ctest -L slow`,
+ * on every material of 4 pieces of the 8x8 variants).
  *
  * The two share only core/'s move generator; a mistake they could share there is what
  * the anchors are for: positions whose values were worked out by hand, checked through
@@ -15,7 +16,7 @@
 #include "tableset.h"
 
 #define MAX_REPORTED 8 /* mismatching positions printed per variant */
-#define MAX_WANTED 32  /* materials checked per variant */
+#define MAX_WANTED 64  /* materials checked per variant */
 
 /* ---- values as the tables encode them (../probe/value.h), written out here ---------- */
 
@@ -179,15 +180,16 @@ static void count_result(struct totals *t, unsigned dtm)
     t->count[dtm == 0 ? BF_DRAW : dtm & 1 ? BF_WIN : BF_LOSS]++;
 }
 
-/* The materials to check: all of 2 and 3 pieces, and KKKvK on 8x8. */
+/* The materials to check: all of 2 and 3 pieces, and KKKvK on 8x8; with
+ * DAMERO_SOLVE_DEEP set (`ctest -L slow`), all of 4 pieces on 8x8 too. */
 static int wanted_materials(const struct variant *v, struct material *out)
 {
     char err[256];
-    int n = 0;
+    int n = 0, most = v->board()->files == 8 && getenv("DAMERO_SOLVE_DEEP") ? 4 : 3;
 
-    for (int pieces = 2; pieces <= 3; pieces++)
+    for (int pieces = 2; pieces <= most; pieces++)
         n += material_list(v, pieces, out + n, MAX_WANTED - n);
-    if (v->board()->files == 8) {
+    if (v->board()->files == 8 && most == 3) {
         if (material_parse(v, "KKKvK", &out[n], err, sizeof err) < 0)
             fail_msg("%s: KKKvK: %s", v->name, err);
         n++;
