@@ -1,6 +1,8 @@
 #include "build.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +160,29 @@ static void evict(struct tableset *ts, const struct material *m)
     *slot = NULL;
 }
 
+/* Removes the temporary files (NAME.tmp.PID, see table_file_write) that a run killed
+ * while writing left behind: those whose process is gone. */
+static void remove_stale_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        const char *tag = strstr(e->d_name, ".tmp.");
+        char *end, path[4096];
+        long pid;
+        if (!tag)
+            continue;
+        pid = strtol(tag + 5, &end, 10);
+        if (*end != '\0' || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        remove(path);
+    }
+    closedir(d);
+}
+
 static int ensure_dir(const char *dir, char *err, size_t err_size)
 {
     char path[4096];
@@ -278,6 +303,8 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
 
     if (ts->dir && ensure_dir(ts->dir, err, err_size) < 0)
         return -1;
+    if (ts->dir)
+        remove_stale_temporaries(ts->dir);
     pr.total = plan->count;
     for (int k = 0; k < plan->count; k++)
         pr.total_work += work_estimate(ts->v, &plan->list[k]);

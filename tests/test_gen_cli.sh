@@ -96,6 +96,15 @@ cp -r "$a" "$tmp/reference"
 expect 0 "0 tables built, 9 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
 check "a second run changed the tables" same_files "$a" "$tmp/reference"
 
+# --- A run killed while writing leaves a temporary file; the next run removes it --------
+dead=$(sh -c 'echo $$')   # a process that has ended
+echo partial > "$a/KMvK.dtm.tmp.$dead"
+echo writing > "$a/KKvK.dtm.tmp.$$" # this script is alive: as if another run were writing
+expect 0 "0 tables built, 9 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
+check "the temporary file of an ended run is still there" test ! -e "$a/KMvK.dtm.tmp.$dead"
+check "the temporary file of a running process was removed" test -e "$a/KKvK.dtm.tmp.$$"
+rm -f "$a/KKvK.dtm.tmp.$$"
+
 flip_byte "$a/KMvK.dtm" "$(middle "$a/KMvK.dtm")"
 expect 0 "1 table built, 8 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
 check "KMvK rebuilt after a damaged .dtm is not the same" same_files "$a" "$tmp/reference"
