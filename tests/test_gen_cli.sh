@@ -308,6 +308,15 @@ run info --json "$a/KKvK.dtm"
 check "KKvK black: not 2 positions without a move: $(side_json "$out" black)" \
   grep -q '"0": 2[,}]' <<< "$(side_json "$out" black)"
 
+# International KMvKM: the issue that asked for the generator gives the histogram of a
+# reference generator as an example, {"1": 262080, "-2": 12088}; ours has those counts.
+expect 0 "10 tables built" -- gen --variant international KMvKM --dir "$tmp/i"
+run info --json "$tmp/i/international/KMvKM.dtm"
+for side in white black; do
+  check "international KMvKM $side: not 262080 wins in 1 and 12088 losses in 2: $out" \
+    grep -q '"dtm_histogram": {"1": 262080, .*"-2": 12088' <<< "$(side_json "$out" "$side")"
+done
+
 # --- info on what is not a readable table: exit 1 and a message ---------------------------
 expect 1 "cannot open $tmp/none.dtm" -- info "$tmp/none.dtm"
 echo "not a table at all" > "$tmp/text.dtm"
