@@ -210,7 +210,7 @@ struct progress {
     double start, last_shown;
     double done_work, total_work, current_work, current_fraction;
     int done, total;
-    char name[MATERIAL_NAME_SIZE];
+    char name[MATERIAL_NAME_SIZE + 8]; /* the material, and " check" while checking it */
 };
 
 static void show_progress(struct progress *pr)
@@ -223,7 +223,7 @@ static void show_progress(struct progress *pr)
     if (!pr->on)
         return;
     pr->last_shown = now;
-    fprintf(stderr, "\r[%.*s%*s] %d/%d materials  %-10s %6.1f M positions/s  %5.0f s left ",
+    fprintf(stderr, "\r[%.*s%*s] %d/%d materials  %-16s %6.1f M positions/s  %5.0f s left ",
             filled, "########################", width - filled, "", pr->done, pr->total,
             pr->name, rate / 1e6, left);
     fflush(stderr);
@@ -267,7 +267,7 @@ static int build_one(struct tableset *ts, const struct material *m, struct progr
 {
     struct table t;
     char name[MATERIAL_NAME_SIZE];
-    struct solve_progress progress = { report_solving, pr };
+    struct progress_report progress = { report_solving, pr };
     if (solve_material(ts, m, &progress, &t, err, err_size) < 0)
         return -1;
     if (ts->dir && write_table(ts, &t, err, err_size) < 0) {
@@ -327,13 +327,17 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
             report.positions_built += 2 * tableset_find(ts, m)->ix.size;
         }
         if (options->verify) {
-            char why[1024];
+            char why[1024], name[MATERIAL_NAME_SIZE];
             uint64_t bad;
+            struct progress_report progress = { report_solving, &pr };
+            material_name(m, name);
             if (load_successors(ts, m, err, err_size) < 0)
                 goto fail;
-            if ((bad = check_table(ts, m, why, sizeof why)) != 0) {
+            snprintf(pr.name, sizeof pr.name, "%s check", name);
+            pr.current_fraction = 0;
+            if ((bad = check_table(ts, m, &progress, why, sizeof why)) != 0) {
                 snprintf(err, err_size, "%s %s: %llu positions disagree with their moves; "
-                         "first: %s", ts->v->name, pr.name, (unsigned long long)bad, why);
+                         "first: %s", ts->v->name, name, (unsigned long long)bad, why);
                 goto fail;
             }
             report.checked++;

@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include <omp.h>
 #include <stdio.h>
 
 #include "movegen.h"
@@ -66,8 +67,8 @@ static void describe(const struct tableset *ts, const struct position *p, dtm_t 
     snprintf(err, err_size, "%s: the table says %s; its moves give %s", fen, stored, expected);
 }
 
-uint64_t check_table(const struct tableset *ts, const struct material *m, char *err,
-                     size_t err_size)
+uint64_t check_table(const struct tableset *ts, const struct material *m,
+                     const struct progress_report *progress, char *err, size_t err_size)
 {
     const struct table *t = tableset_find(ts, m);
     uint64_t bad = 0, first_bad = UINT64_MAX;
@@ -81,6 +82,8 @@ uint64_t check_table(const struct tableset *ts, const struct material *m, char *
         struct position p;
         enum side side = (enum side)(j / t->ix.size);
         uint64_t i = j % t->ix.size;
+        if (progress && omp_get_thread_num() == 0 && j % 65536 == 0)
+            progress->report(progress->context, (double)j / (double)(2 * t->ix.size));
         index_position(&t->ix, i, side, &p);
         struct expected e = expected_value(ts, &p);
         if (e.dtm != t->dtm[side][i] || e.mtc != t->mtc[side][i]) {

@@ -7,12 +7,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "progress.h"
 #include "tableset.h"
 
 /* Checks every position of the table of canonical material m in ts (its successors must
  * be in ts too). Returns the number of positions found wrong; when there are any, err
- * names the first one (lowest index, White to move first) and what was expected. */
-uint64_t check_table(const struct tableset *ts, const struct material *m, char *err,
-                     size_t err_size);
+ * names the first one (lowest index, White to move first) and what was expected.
+ * progress (may be NULL) hears from the calling thread as the check goes. */
+uint64_t check_table(const struct tableset *ts, const struct material *m,
+                     const struct progress_report *progress, char *err, size_t err_size);
 
 #endif

@@ -467,7 +467,7 @@ static void free_work(struct solver *s, uint64_t *order, uint64_t *level_start)
 }
 
 int solve_material(const struct tableset *ts, const struct material *m,
-                   const struct solve_progress *progress, struct table *out, char *err,
+                   const struct progress_report *progress, struct table *out, char *err,
                    size_t err_size)
 {
     struct solver s = { .v = ts->v, .ts = ts, .t = out };

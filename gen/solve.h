@@ -10,21 +10,15 @@
 
 #include <stddef.h>
 
+#include "progress.h"
 #include "tableset.h"
-
-/* Called between groups of configurations with the fraction of the material solved, on
- * the calling thread. */
-struct solve_progress {
-    void (*report)(void *context, double fraction);
-    void *context;
-};
 
 /* Solves canonical material m, whose successors (material_successors) must all be in
  * memory in ts. On success returns 0 and fills *out (free it with table_free, or give it
  * to ts with tableset_add). Returns -1 with a sentence in err when memory runs out.
- * progress may be NULL. */
+ * progress (may be NULL) hears between groups of configurations, on the calling thread. */
 int solve_material(const struct tableset *ts, const struct material *m,
-                   const struct solve_progress *progress, struct table *out, char *err,
+                   const struct progress_report *progress, struct table *out, char *err,
                    size_t err_size);
 
 #endif
