@@ -111,15 +111,19 @@ static void write_metric(const struct tableset *ts, const struct table *t,
 /* Values narrowed to bytes when they all fit, which halves what zstd has to work on. */
 static uint32_t narrow(const uint16_t *const in[2], uint64_t n, uint8_t *out[2])
 {
-    uint16_t most = 0;
-    for (int side = 0; side < 2; side++)
+    unsigned most = 0;
+    for (int side = 0; side < 2; side++) {
+#pragma omp parallel for schedule(static) reduction(max : most)
         for (uint64_t i = 0; i < n; i++)
             most = in[side][i] > most ? in[side][i] : most;
+    }
     if (most > UINT8_MAX)
         return 2;
-    for (int side = 0; side < 2; side++)
+    for (int side = 0; side < 2; side++) {
+#pragma omp parallel for schedule(static)
         for (uint64_t i = 0; i < n; i++)
             out[side][i] = (uint8_t)in[side][i];
+    }
     return 1;
 }
 
@@ -135,9 +139,11 @@ static int write_table(const struct tableset *ts, const struct table *t, char *e
         result = -1;
     }
     if (result == 0) {
-        for (int side = 0; side < 2; side++)
+        for (int side = 0; side < 2; side++) {
+#pragma omp parallel for schedule(static)
             for (uint64_t i = 0; i < n; i++)
                 bytes[side][i] = (uint8_t)dtm_wdl(t->dtm[side][i]);
+        }
         write_metric(ts, t, METRIC_WDL, (const void *const *)bytes, 1, &result, err, err_size);
     }
     const uint16_t *const metrics[2][2] = { { t->dtm[0], t->dtm[1] }, { t->mtc[0], t->mtc[1] } };

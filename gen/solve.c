@@ -1,5 +1,6 @@
 #include "solve.h"
 
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,16 +33,17 @@ struct solver {
 
 enum metric_pass { PASS_DTM, PASS_MTC };
 
-/* Work on one position: p holds its men and side to move (the kings are placed by
- * index_place_kings when needed), i is its index in men configuration `config`. */
-typedef void position_step(struct solver *s, struct position *p, uint64_t config, uint64_t i);
+/* Work on a run of consecutive indices [first, first + count) of men configuration
+ * `config`, both sides to move. */
+typedef void run_step(struct solver *s, uint64_t config, uint64_t first, uint64_t count,
+                      void *arg);
 
 #define CHUNK 4096
 
-/* Runs step on every position of the level, both sides to move, over all threads. The
- * positions of a configuration are consecutive, so a chunk of them finds its first one
- * with a division and decodes the men once per configuration. */
-static void for_each_position(struct solver *s, const struct level *l, position_step *step)
+/* Runs step over every position of the level, in runs, over all threads. The positions
+ * of a configuration are consecutive, so a chunk of them finds its first one with a
+ * division and walks from there. */
+static void for_each_run(struct solver *s, const struct level *l, run_step *step, void *arg)
 {
     uint64_t total = l->num_configs * l->per_config;
     uint64_t chunks = (total + CHUNK - 1) / CHUNK;
@@ -51,18 +53,40 @@ static void for_each_position(struct solver *s, const struct level *l, position_
         uint64_t left = total - c * CHUNK < CHUNK ? total - c * CHUNK : CHUNK;
         for (; left > 0; k++, offset = 0) {
             uint64_t run = l->per_config - offset < left ? l->per_config - offset : left;
-            uint64_t config = l->configs[k], first = config * l->per_config + offset;
-            struct position men, p;
-            index_men_position(&s->t->ix, config, WHITE, &men);
-            for (uint64_t i = first; i < first + run; i++)
-                for (int side = WHITE; side <= BLACK; side++) {
-                    p = men;
-                    p.side = (enum side)side;
-                    step(s, &p, config, i);
-                }
+            step(s, l->configs[k], l->configs[k] * l->per_config + offset, run, arg);
             left -= run;
         }
     }
+}
+
+/* Work on one position: p holds its men and side to move (the kings are placed by
+ * index_place_kings when needed), i is its index in men configuration `config`. */
+typedef void position_step(struct solver *s, struct position *p, uint64_t config, uint64_t i);
+
+struct position_walk {
+    position_step *step;
+};
+
+static void step_positions(struct solver *s, uint64_t config, uint64_t first, uint64_t count,
+                           void *arg)
+{
+    position_step *step = ((const struct position_walk *)arg)->step;
+    struct position men, p;
+    index_men_position(&s->t->ix, config, WHITE, &men);
+    for (uint64_t i = first; i < first + count; i++)
+        for (int side = WHITE; side <= BLACK; side++) {
+            p = men;
+            p.side = (enum side)side;
+            step(s, &p, config, i);
+        }
+}
+
+/* Runs step on every position of the level, both sides to move, over all threads,
+ * decoding the men once per configuration. */
+static void for_each_position(struct solver *s, const struct level *l, position_step *step)
+{
+    struct position_walk walk = { step };
+    for_each_run(s, l, step_positions, &walk);
 }
 
 /* A king's quiet move stays in the configuration: the only moves the analysis iterates. */
@@ -330,21 +354,45 @@ static uint16_t code_at(enum metric_pass pass, dtm_t dtm, int plies)
     return dtm_is_win(dtm) ? dtm_win(plies) : dtm_loss(plies);
 }
 
+struct fill {
+    enum metric_pass pass;
+    struct agenda *local; /* one per thread, merged at the end */
+};
+
+static void fill_run(struct solver *s, uint64_t config, uint64_t first, uint64_t count,
+                     void *arg)
+{
+    const struct fill *f = arg;
+    struct agenda *a = &f->local[omp_get_thread_num()];
+    (void)config;
+    for (int side = WHITE; side <= BLACK; side++)
+        for (uint64_t i = first; i < first + count; i++) {
+            uint16_t v = f->pass == PASS_DTM ? s->t->dtm[side][i] : s->t->mtc[side][i];
+            if (v == 0 || !is_final(s, f->pass, (enum side)side, i, v))
+                continue;
+            uint64_t e = ENTRY(side, i);
+            agenda_add(a, f->pass == PASS_DTM ? dtm_plies(v) : mtc_plies(v), &e, 1);
+        }
+}
+
 /* Lists every position final after the initial pass, at its ply. */
 static void fill_agenda(struct solver *s, const struct level *l, enum metric_pass pass,
                         struct agenda *a)
 {
-    for (uint64_t k = 0; k < l->num_configs; k++)
-        for (int side = WHITE; side <= BLACK; side++) {
-            uint64_t first = l->configs[k] * l->per_config;
-            for (uint64_t i = first; i < first + l->per_config; i++) {
-                uint16_t v = pass == PASS_DTM ? s->t->dtm[side][i] : s->t->mtc[side][i];
-                if (v == 0 || !is_final(s, pass, (enum side)side, i, v))
-                    continue;
-                uint64_t e = ENTRY(side, i);
-                agenda_add(a, pass == PASS_DTM ? dtm_plies(v) : mtc_plies(v), &e, 1);
-            }
-        }
+    int threads = omp_get_max_threads();
+    struct fill f = { pass, calloc((size_t)threads, sizeof(struct agenda)) };
+    if (!f.local) {
+        a->failed = true;
+        return;
+    }
+    for_each_run(s, l, fill_run, &f);
+    for (int k = 0; k < threads; k++) {
+        for (int plies = 0; plies < f.local[k].size; plies++)
+            agenda_add(a, plies, f.local[k].at[plies].items, f.local[k].at[plies].count);
+        a->failed |= f.local[k].failed;
+        agenda_free(&f.local[k]);
+    }
+    free(f.local);
 }
 
 /* Ply by ply, each position final at that ply tells its predecessors, which may become
