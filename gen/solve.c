@@ -196,7 +196,8 @@ struct agenda {
 #define ENTRY_SIDE(e) ((enum side)((e) >> 63))
 #define ENTRY_INDEX(e) ((e) & ~((uint64_t)1 << 63))
 
-/* Appends n entries at `plies`. Not thread-safe: callers share it through `flush`. */
+/* Appends n entries at `plies`. Not thread-safe: threads share an agenda through the
+ * critical section in flush() and found_final(). */
 static void agenda_add(struct agenda *a, int plies, const uint64_t *items, size_t n)
 {
     if (n == 0)
