@@ -5,17 +5,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "notation.h"
 #include "perft.h"
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "clock.h"
 
 /* Kings on both back ranks, each side's men on its third rank: long king rays, captures
  * and promotions all in play. */

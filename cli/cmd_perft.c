@@ -3,12 +3,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "commands.h"
 #include "notation.h"
 #include "options.h"
 #include "perft.h"
+#include "clock.h"
 
 static const char help[] =
     "usage: damero perft --variant NAME --depth D [--fen FEN] [--keep-duplicates] [--divide]\n"
@@ -23,13 +23,6 @@ static const char help[] =
     "  --keep-duplicates  count captures that take the same pieces in another order as\n"
     "                     different moves (by default they are one move, as players see it)\n"
     "  --divide           after the counts, the nodes below each move at the root\n";
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void print_divide(const struct variant *v, const struct position *p, int depth,
                          unsigned flags)

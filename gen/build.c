@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "check.h"
 #include "solve.h"
 #include "tablefile.h"
+#include "clock.h"
 
 #define MAX_MATERIALS 4096
 #define MAX_SUCCESSORS 256
@@ -21,13 +21,6 @@ struct plan {
     int count;
     int last_use[MAX_MATERIALS];         /* the last item that reads each one */
 };
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int compare_materials(const void *a, const void *b) { return material_compare(a, b); }
 

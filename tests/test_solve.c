@@ -8,12 +8,12 @@
  * the brute-force solver alone. */
 #include "test_util.h"
 
-#include <time.h>
 
 #include "brute_solver.h"
 #include "build.h"
 #include "material.h"
 #include "tableset.h"
+#include "clock.h"
 
 #define MAX_REPORTED 8 /* mismatching positions printed per variant */
 #define MAX_WANTED 64  /* materials checked per variant */
@@ -163,13 +163,6 @@ static void test_brute_force_consistent(void **state)
 }
 
 /* ---- the generator against the brute-force solver ----------------------------------- */
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 struct totals {
     long count[3]; /* by enum bf_result */
