@@ -89,15 +89,14 @@ static void write_metric(const struct tableset *ts, const struct table *t,
                          enum table_metric metric, const void *const values[2],
                          uint32_t value_bytes, int *result, char *err, size_t err_size)
 {
-    char name[MATERIAL_NAME_SIZE], path[4096];
+    char path[4096];
     struct table_file_info info = { .metric = metric, .index_version = INDEX_VERSION,
                                     .value_bytes = value_bytes, .positions = t->ix.size };
     if (*result < 0)
         return;
-    material_name(&t->m, name);
     snprintf(info.variant, sizeof info.variant, "%s", ts->v->name);
-    snprintf(info.material, sizeof info.material, "%s", name);
-    snprintf(path, sizeof path, "%s/%s%s", ts->dir, name, table_metric_suffix(metric));
+    material_name(&t->m, info.material);
+    tableset_path(ts, &t->m, metric, path, sizeof path);
     *result = table_file_write(path, &info, values, err, err_size);
 }
 
@@ -236,29 +235,23 @@ static void report_solving(void *context, double fraction)
         show_progress(pr);
 }
 
-/* Whether the WDL file of m is there and intact (a build only reads DTM and MTC). */
-static bool wdl_intact(const struct tableset *ts, const struct material *m)
-{
-    char name[MATERIAL_NAME_SIZE], path[4096], err[512];
-    struct table_file_info info;
-    void *values[2];
-    material_name(m, name);
-    snprintf(path, sizeof path, "%s/%s%s", ts->dir, name, table_metric_suffix(METRIC_WDL));
-    if (table_file_read(path, &info, values, err, sizeof err) < 0)
-        return false;
-    free(values[0]);
-    free(values[1]);
-    return strcmp(info.variant, ts->v->name) == 0 && strcmp(info.material, name) == 0 &&
-           info.metric == METRIC_WDL && info.index_version == INDEX_VERSION;
-}
-
-/* Reads a material's tables from disk if all its files are there and intact. */
+/* Reads a material's tables from disk if all its files are there and intact (the WDL
+ * file too, which a build never reads). */
 static bool load_existing(struct tableset *ts, const struct material *m)
 {
     char err[512];
-    if (!ts->dir || !wdl_intact(ts, m))
+    struct table_file_info info;
+    void *values[2];
+    const struct table *t = ts->dir ? tableset_get(ts, m, err, sizeof err) : NULL;
+    if (!t)
         return false;
-    return tableset_get(ts, m, err, sizeof err) != NULL;
+    if (tableset_read_file(ts, m, METRIC_WDL, t->ix.size, &info, values, err, sizeof err) < 0) {
+        evict(ts, m);
+        return false;
+    }
+    free(values[0]);
+    free(values[1]);
+    return true;
 }
 
 static int build_one(struct tableset *ts, const struct material *m, struct progress *pr,

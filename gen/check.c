@@ -31,27 +31,23 @@ static struct expected expected_value(const struct tableset *ts, const struct po
 {
     struct move_list list;
     struct expected e = { dtm_no_move(ts->v), mtc_of_plies(0) };
-    int best_mtc = -1;
+    dtm_t dtm[MAX_MOVES];
+    int plies[MAX_MOVES], best_mtc = -1;
 
     generate_moves(ts->v, p, 0, &list);
     if (list.count == 0)
         return e;
     for (int k = 0; k < list.count; k++) {
-        dtm_t dtm;
-        int plies;
-        move_value(ts, p, &list.moves[k], &dtm, &plies);
-        if (k == 0 || dtm_better(dtm, e.dtm))
-            e.dtm = dtm;
+        move_value(ts, p, &list.moves[k], &dtm[k], &plies[k]);
+        if (k == 0 || dtm_better(dtm[k], e.dtm))
+            e.dtm = dtm[k];
     }
     /* MTC: the winner's fastest conversion that keeps the win, the loser's slowest */
     for (int k = 0; k < list.count; k++) {
-        dtm_t dtm;
-        int plies;
-        move_value(ts, p, &list.moves[k], &dtm, &plies);
-        if (dtm_is_win(e.dtm) && dtm_is_win(dtm) && (best_mtc < 0 || plies < best_mtc))
-            best_mtc = plies;
-        if (dtm_is_loss(e.dtm) && plies > best_mtc)
-            best_mtc = plies;
+        if (dtm_is_win(e.dtm) && dtm_is_win(dtm[k]) && (best_mtc < 0 || plies[k] < best_mtc))
+            best_mtc = plies[k];
+        if (dtm_is_loss(e.dtm) && plies[k] > best_mtc)
+            best_mtc = plies[k];
     }
     e.mtc = e.dtm == DTM_DRAW ? MTC_NONE : mtc_of_plies(best_mtc);
     return e;

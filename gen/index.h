@@ -63,7 +63,8 @@ void index_place_kings(const struct material_index *ix, uint64_t i, struct posit
 uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
                         const struct position *p, bool *representative);
 
-/* The men configuration of index i (0..men_count-1), and how far its men have advanced:
+/* The men configuration of index i (0..men_count-1; always 0 in a reduced material, whose
+ * size is below king_count), and how far its men have advanced:
  * every man move raises this by exactly one, so configurations can be solved from the
  * most advanced down. */
 static inline uint64_t index_men_config(const struct material_index *ix, uint64_t i)

@@ -95,11 +95,13 @@ static bool is_internal(const struct position *p, const struct move *m)
     return m->captured == 0 && (p->kings[p->side] & bb_of(m->from));
 }
 
-static dtm_t child_dtm(const struct solver *s, const struct position *child)
+/* The value of the position a move leaves the configuration for: a man's quiet step stays
+ * in this material (a configuration solved before), anything else reaches a finished
+ * table. */
+static dtm_t child_dtm(const struct solver *s, const struct move *m, const struct position *child)
 {
-    struct material m = material_of(child);
     dtm_t v = DTM_DRAW;
-    if (material_equal(&m, &s->t->m))
+    if (m->captured == 0 && !m->promotes)
         return s->t->dtm[child->side][index_of(&s->t->ix, child, NULL)];
     tableset_value(s->ts, child, &v, NULL); /* its successors are all in memory */
     return v;
@@ -125,7 +127,7 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
             continue;
         }
         make_move(p, &list.moves[k], &child);
-        dtm_t value = dtm_parent(child_dtm(s, &child));
+        dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], &child));
         if (!any_external || dtm_better(value, best))
             best = value;
         any_external = true;
@@ -423,8 +425,6 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
                 struct position p;
                 if (!f || !is_final(s, pass, side, i, code_at(pass, s->t->dtm[side][i], plies)))
                     continue;
-                if (s->t->ix.reduced)
-                    config = 0;
                 index_position(&s->t->ix, i, side, &p);
                 propagate(s, pass, &p, config, i, plies, f);
             }

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tablefile.h"
 
 void tableset_init(struct tableset *ts, const struct variant *v, const char *dir)
 {
@@ -49,28 +48,46 @@ int tableset_add(struct tableset *ts, struct table *t)
     return 0;
 }
 
-/* Reads one metric's file of material m into 16-bit values. */
+void tableset_path(const struct tableset *ts, const struct material *m,
+                   enum table_metric metric, char *path, size_t path_size)
+{
+    char name[MATERIAL_NAME_SIZE];
+    material_name(m, name);
+    snprintf(path, path_size, "%s/%s%s", ts->dir, name, table_metric_suffix(metric));
+}
+
+int tableset_read_file(const struct tableset *ts, const struct material *m,
+                       enum table_metric metric, uint64_t positions,
+                       struct table_file_info *info, void *values[2], char *err,
+                       size_t err_size)
+{
+    char name[MATERIAL_NAME_SIZE], path[4096];
+    material_name(m, name);
+    tableset_path(ts, m, metric, path, sizeof path);
+    if (table_file_read(path, info, values, err, err_size) < 0)
+        return -1;
+    if (strcmp(info->variant, ts->v->name) == 0 && strcmp(info->material, name) == 0 &&
+        info->metric == metric && info->index_version == INDEX_VERSION &&
+        info->positions == positions)
+        return 0;
+    snprintf(err, err_size, "%s holds %s %s (index version %u, %llu positions), not %s %s",
+             path, info->variant, info->material, info->index_version,
+             (unsigned long long)info->positions, ts->v->name, name);
+    free(values[0]);
+    free(values[1]);
+    values[0] = values[1] = NULL;
+    return -1;
+}
+
+/* Reads one metric's file of table t into 16-bit values. */
 static int load_metric(const struct tableset *ts, const struct table *t, enum table_metric metric,
                        uint16_t *out[2], char *err, size_t err_size)
 {
-    char name[MATERIAL_NAME_SIZE], path[4096];
     struct table_file_info info;
     void *values[2];
 
-    material_name(&t->m, name);
-    snprintf(path, sizeof path, "%s/%s%s", ts->dir, name, table_metric_suffix(metric));
-    if (table_file_read(path, &info, values, err, err_size) < 0)
+    if (tableset_read_file(ts, &t->m, metric, t->ix.size, &info, values, err, err_size) < 0)
         return -1;
-    if (strcmp(info.variant, ts->v->name) != 0 || strcmp(info.material, name) != 0 ||
-        info.metric != metric || info.index_version != INDEX_VERSION ||
-        info.positions != t->ix.size) {
-        snprintf(err, err_size, "%s holds %s %s (index version %u, %llu positions), not %s %s",
-                 path, info.variant, info.material, info.index_version,
-                 (unsigned long long)info.positions, ts->v->name, name);
-        free(values[0]);
-        free(values[1]);
-        return -1;
-    }
     for (int side = WHITE; side <= BLACK; side++) {
         if (info.value_bytes == 2) {
             out[side] = values[side];
@@ -82,7 +99,7 @@ static int load_metric(const struct tableset *ts, const struct table *t, enum ta
         free(values[side]);
     }
     if (!out[WHITE] || !out[BLACK]) {
-        snprintf(err, err_size, "out of memory reading %s", path);
+        snprintf(err, err_size, "out of memory reading a table");
         free(out[WHITE]);
         free(out[BLACK]);
         return -1;

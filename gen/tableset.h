@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "index.h"
+#include "tablefile.h"
 #include "value.h"
 
 /* One solved material: DTM and MTC for each side to move, by index. */
@@ -54,6 +55,18 @@ static inline dtm_t dtm_no_move(const struct variant *v)
 {
     return v->giveaway ? dtm_win(0) : dtm_loss(0);
 }
+
+/* The path of material m's file of one metric in ts->dir ("dir/KKvK.dtm"). */
+void tableset_path(const struct tableset *ts, const struct material *m,
+                   enum table_metric metric, char *path, size_t path_size);
+
+/* Reads material m's file of one metric whole (as table_file_read) and checks that it is
+ * that table: variant, material, metric, index version, and `positions` per side.
+ * Returns 0, or -1 with a sentence in err. */
+int tableset_read_file(const struct tableset *ts, const struct material *m,
+                       enum table_metric metric, uint64_t positions,
+                       struct table_file_info *info, void *values[2], char *err,
+                       size_t err_size);
 
 /* Frees a table not (or no longer) owned by a set. */
 void table_free(struct table *t);
