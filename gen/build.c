@@ -86,12 +86,13 @@ static double work_estimate(const struct variant *v, const struct material *m)
 }
 
 static void write_metric(const struct tableset *ts, const struct table *t,
-                         enum table_metric metric, const void *const values[2],
-                         uint32_t value_bytes, int *result, char *err, size_t err_size)
+                         enum table_metric metric, uint32_t flags, const void *const values[2],
+                         uint32_t value_bits, int *result, char *err, size_t err_size)
 {
     char path[4096];
     struct table_file_info info = { .metric = metric, .index_version = INDEX_VERSION,
-                                    .value_bytes = value_bytes, .positions = t->ix.size };
+                                    .value_bits = value_bits, .flags = flags,
+                                    .positions = t->ix.size };
     if (*result < 0)
         return;
     snprintf(info.variant, sizeof info.variant, "%s", ts->v->name);
@@ -100,7 +101,8 @@ static void write_metric(const struct tableset *ts, const struct table *t,
     *result = table_file_write(path, &info, values, err, err_size);
 }
 
-/* Values narrowed to bytes when they all fit, which halves what zstd has to work on. */
+/* Values narrowed to bytes when they all fit, which halves what zstd has to work on.
+ * Returns the width written: 8 bits (into out) or 16 (the values as they are). */
 static uint32_t narrow(const uint16_t *const in[2], uint64_t n, uint8_t *out[2])
 {
     unsigned most = 0;
@@ -110,13 +112,32 @@ static uint32_t narrow(const uint16_t *const in[2], uint64_t n, uint8_t *out[2])
             most = in[side][i] > most ? in[side][i] : most;
     }
     if (most > UINT8_MAX)
-        return 2;
+        return 16;
     for (int side = 0; side < 2; side++) {
 #pragma omp parallel for schedule(static)
         for (uint64_t i = 0; i < n; i++)
             out[side][i] = (uint8_t)in[side][i];
     }
-    return 1;
+    return 8;
+}
+
+/* The WDL values, where the side to move must capture replaced by the value before
+ * (a don't-care the prober resolves by playing the captures): long runs compress best. */
+static void wdl_with_dont_cares(const struct table *t, uint8_t *out[2])
+{
+    uint64_t n = t->ix.size;
+    for (int side = 0; side < 2; side++) {
+        const uint64_t *captures = t->captures[side];
+#pragma omp parallel for schedule(static)
+        for (uint64_t i = 0; i < n; i++)
+            out[side][i] = (uint8_t)dtm_wdl(t->dtm[side][i]);
+        uint8_t previous = WDL_DRAW;
+        for (uint64_t i = 0; i < n; i++) {
+            if (captures[i / 64] >> (i % 64) & 1)
+                out[side][i] = previous;
+            previous = out[side][i];
+        }
+    }
 }
 
 static int write_table(const struct tableset *ts, const struct table *t, char *err,
@@ -131,19 +152,16 @@ static int write_table(const struct tableset *ts, const struct table *t, char *e
         result = -1;
     }
     if (result == 0) {
-        for (int side = 0; side < 2; side++) {
-#pragma omp parallel for schedule(static)
-            for (uint64_t i = 0; i < n; i++)
-                bytes[side][i] = (uint8_t)dtm_wdl(t->dtm[side][i]);
-        }
-        write_metric(ts, t, METRIC_WDL, (const void *const *)bytes, 1, &result, err, err_size);
+        wdl_with_dont_cares(t, bytes);
+        write_metric(ts, t, METRIC_WDL, TABLE_FLAG_CAPTURES_DONT_CARE,
+                     (const void *const *)bytes, 2, &result, err, err_size);
     }
     const uint16_t *const metrics[2][2] = { { t->dtm[0], t->dtm[1] }, { t->mtc[0], t->mtc[1] } };
     for (int k = 0; k < 2 && result == 0; k++) {
-        uint32_t width = narrow(metrics[k], n, bytes);
-        write_metric(ts, t, k == 0 ? METRIC_DTM : METRIC_MTC,
-                     width == 1 ? (const void *const *)bytes : (const void *const *)metrics[k],
-                     width, &result, err, err_size);
+        uint32_t bits = narrow(metrics[k], n, bytes);
+        write_metric(ts, t, k == 0 ? METRIC_DTM : METRIC_MTC, 0,
+                     bits == 8 ? (const void *const *)bytes : (const void *const *)metrics[k],
+                     bits, &result, err, err_size);
     }
     free(bytes[0]);
     free(bytes[1]);
@@ -265,6 +283,10 @@ static int build_one(struct tableset *ts, const struct material *m, struct progr
     if (ts->dir && write_table(ts, &t, err, err_size) < 0) {
         table_free(&t);
         return -1;
+    }
+    for (int side = 0; side < 2 && ts->dir; side++) {
+        free(t.captures[side]);
+        t.captures[side] = NULL;
     }
     if (tableset_add(ts, &t) < 0) {
         material_name(m, name);

@@ -507,6 +507,26 @@ static uint64_t *order_configs(const struct material_index *ix, uint64_t **level
     return order;
 }
 
+/* Keeps which positions must capture, for the WDL file's don't-care values. */
+static int keep_captures(struct solver *s)
+{
+    uint64_t n = s->t->ix.size, words = (n + 63) / 64;
+    for (int side = WHITE; side <= BLACK; side++) {
+        uint64_t *bits = s->t->captures[side] = malloc(words * sizeof *bits);
+        const uint8_t *count = s->count[side];
+        if (!bits)
+            return -1;
+#pragma omp parallel for schedule(static)
+        for (uint64_t w = 0; w < words; w++) {
+            uint64_t word = 0;
+            for (uint64_t i = 64 * w; i < n && i < 64 * w + 64; i++)
+                word |= (uint64_t)((count[i] & MUST_CAPTURE) != 0) << (i & 63);
+            bits[w] = word;
+        }
+    }
+    return 0;
+}
+
 static void free_work(struct solver *s, uint64_t *order, uint64_t *level_start)
 {
     free(order);
@@ -548,6 +568,8 @@ int solve_material(const struct tableset *ts, const struct material *m,
             progress->report(progress->context,
                              (double)level_start[k + 1] / (double)out->ix.men_count);
     }
+    if (keep_captures(&s) < 0)
+        goto no_memory;
     free_work(&s, order, level_start);
     return 0;
 

@@ -20,7 +20,9 @@ void table_free(struct table *t)
     for (int side = WHITE; side <= BLACK; side++) {
         free(t->dtm[side]);
         free(t->mtc[side]);
+        free(t->captures[side]);
         t->dtm[side] = t->mtc[side] = NULL;
+        t->captures[side] = NULL;
     }
 }
 
@@ -89,7 +91,7 @@ static int load_metric(const struct tableset *ts, const struct table *t, enum ta
     if (tableset_read_file(ts, &t->m, metric, t->ix.size, &info, values, err, err_size) < 0)
         return -1;
     for (int side = WHITE; side <= BLACK; side++) {
-        if (info.value_bytes == 2) {
+        if (info.value_bits == 16) {
             out[side] = values[side];
             continue;
         }

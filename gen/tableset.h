@@ -18,6 +18,9 @@ struct table {
     struct material_index ix;
     dtm_t *dtm[2];           /* indexed by side to move, then by index */
     mtc_t *mtc[2];
+    /* Only in a table just solved, until its files are written (else NULL): bit i of
+     * captures[side] is set when the side to move must capture at index i. */
+    uint64_t *captures[2];
 };
 
 struct tableset {

@@ -1,14 +1,17 @@
 #include "tablefile.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #define MAGIC "DAMEROTB"
-#define ZSTD_LEVEL 5
 #define BATCH_BLOCKS 256 /* compressed together in memory, then written */
 
 const char *table_metric_suffix(enum table_metric metric)
@@ -43,8 +46,22 @@ static uint64_t values_checksum(const struct table_file_info *info, const void *
 {
     uint64_t h = HASH_SEED;
     for (int side = 0; side < 2; side++)
-        h = hash_bytes(h, values[side], info->positions * info->value_bytes);
+        h = hash_bytes(h, values[side], info->positions * table_value_bytes(info));
     return h;
+}
+
+/* Small WDL blocks keep a random probe's decompression short (a few microseconds);
+ * wider values get larger blocks, which compress better. */
+static uint32_t block_values_for(uint32_t value_bits)
+{
+    return value_bits == 2 ? 8192 : 32768;
+}
+
+/* WDL files are written once and probed often, and they are what an engine keeps: they
+ * get zstd's strongest level. */
+static int compression_level(uint32_t value_bits)
+{
+    return value_bits == 2 ? 19 : 5;
 }
 
 static void put_u32(uint8_t *p, uint32_t v)
@@ -78,14 +95,9 @@ static uint64_t get_u64(const uint8_t *p)
 /* Header field offsets. */
 enum {
     AT_MAGIC = 0, AT_FORMAT = 8, AT_INDEX = 12, AT_VARIANT = 16, AT_MATERIAL = 40,
-    AT_METRIC = 64, AT_VALUE_BYTES = 68, AT_POSITIONS = 72, AT_BLOCK_VALUES = 80,
-    AT_NUM_BLOCKS = 88, AT_CHECKSUM = 96, AT_HEADER_CHECKSUM = 120,
+    AT_METRIC = 64, AT_VALUE_BITS = 68, AT_POSITIONS = 72, AT_BLOCK_VALUES = 80,
+    AT_NUM_BLOCKS = 88, AT_CHECKSUM = 96, AT_FLAGS = 104, AT_HEADER_CHECKSUM = 120,
 };
-
-static uint64_t blocks_per_side(uint64_t positions)
-{
-    return (positions + TABLE_BLOCK_VALUES - 1) / TABLE_BLOCK_VALUES;
-}
 
 static void encode_header(const struct table_file_info *info, uint64_t num_blocks,
                           uint8_t *h)
@@ -97,11 +109,12 @@ static void encode_header(const struct table_file_info *info, uint64_t num_block
     memcpy(h + AT_VARIANT, info->variant, TABLE_NAME_SIZE);
     memcpy(h + AT_MATERIAL, info->material, TABLE_NAME_SIZE);
     put_u32(h + AT_METRIC, (uint32_t)info->metric);
-    put_u32(h + AT_VALUE_BYTES, info->value_bytes);
+    put_u32(h + AT_VALUE_BITS, info->value_bits);
     put_u64(h + AT_POSITIONS, info->positions);
-    put_u32(h + AT_BLOCK_VALUES, TABLE_BLOCK_VALUES);
+    put_u32(h + AT_BLOCK_VALUES, block_values_for(info->value_bits));
     put_u64(h + AT_NUM_BLOCKS, num_blocks);
     put_u64(h + AT_CHECKSUM, info->checksum);
+    put_u32(h + AT_FLAGS, info->flags);
 }
 
 static uint64_t header_checksum(const uint8_t *header, const uint8_t *directory,
@@ -111,25 +124,69 @@ static uint64_t header_checksum(const uint8_t *header, const uint8_t *directory,
     return hash_bytes(h, directory, (num_blocks + 1) * 8);
 }
 
-/* The values of block b (of either side) as stored: byte planes for two-byte values. */
-static size_t block_bytes(const struct table_file_info *info, const void *const values[2],
-                          uint64_t b, uint8_t *out)
+/* The geometry of a table's blocks, shared by the writer and the reader. */
+static void block_layout(struct table_map *map)
 {
-    uint64_t per_side = blocks_per_side(info->positions);
-    int side = b >= per_side;
-    uint64_t first = (b - (uint64_t)side * per_side) * TABLE_BLOCK_VALUES;
-    uint64_t n = info->positions - first < TABLE_BLOCK_VALUES ? info->positions - first
-                                                              : TABLE_BLOCK_VALUES;
-    if (info->value_bytes == 1) {
+    map->block_values = block_values_for(map->info.value_bits);
+    map->blocks_per_side = (map->info.positions + map->block_values - 1) / map->block_values;
+    map->num_blocks = 2 * map->blocks_per_side;
+}
+
+uint32_t table_block_count(const struct table_map *map, uint64_t b)
+{
+    uint64_t first = (b % map->blocks_per_side) * map->block_values;
+    uint64_t left = map->info.positions - first;
+    return left < map->block_values ? (uint32_t)left : map->block_values;
+}
+
+size_t table_block_bytes(const struct table_map *map, uint64_t b)
+{
+    size_t n = table_block_count(map, b);
+    return map->info.value_bits == 2 ? (n + 3) / 4 : n * table_value_bytes(&map->info);
+}
+
+/* Block b's values as stored (see tablefile.h); returns their size in bytes. */
+static size_t encode_block(const struct table_map *map, const void *const values[2],
+                           uint64_t b, uint8_t *out)
+{
+    int side = b >= map->blocks_per_side;
+    uint64_t first = (b % map->blocks_per_side) * map->block_values;
+    uint32_t n = table_block_count(map, b);
+    size_t bytes = table_block_bytes(map, b);
+    if (map->info.value_bits == 2) {
+        const uint8_t *v = (const uint8_t *)values[side] + first;
+        memset(out, 0, bytes);
+        for (uint32_t i = 0; i < n; i++)
+            out[i >> 2] |= (uint8_t)((v[i] & 3) << (2 * (i & 3)));
+    } else if (map->info.value_bits == 8) {
         memcpy(out, (const uint8_t *)values[side] + first, n);
-        return n;
+    } else {
+        const uint16_t *v = (const uint16_t *)values[side] + first;
+        for (uint32_t i = 0; i < n; i++) {
+            out[i] = (uint8_t)v[i];
+            out[n + i] = (uint8_t)(v[i] >> 8);
+        }
     }
-    const uint16_t *v = (const uint16_t *)values[side] + first;
-    for (uint64_t i = 0; i < n; i++) {
-        out[i] = (uint8_t)v[i];
-        out[n + i] = (uint8_t)(v[i] >> 8);
+    return bytes;
+}
+
+/* The inverse of encode_block, into the values of one side. */
+static void decode_block(const struct table_map *map, uint64_t b, const uint8_t *raw,
+                         void *const values[2])
+{
+    int side = b >= map->blocks_per_side;
+    uint64_t first = (b % map->blocks_per_side) * map->block_values;
+    uint32_t n = table_block_count(map, b);
+    uint32_t bits = map->info.value_bits;
+    if (bits == 16) {
+        uint16_t *v = (uint16_t *)values[side] + first;
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = (uint16_t)table_raw_value(bits, raw, n, i);
+    } else {
+        uint8_t *v = (uint8_t *)values[side] + first;
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = (uint8_t)table_raw_value(bits, raw, n, i);
     }
-    return 2 * n;
 }
 
 struct compressed {
@@ -137,19 +194,20 @@ struct compressed {
     size_t size;
 };
 
-static int compress_batch(const struct table_file_info *info, const void *const values[2],
+static int compress_batch(const struct table_map *map, const void *const values[2],
                           uint64_t first, uint64_t count, struct compressed *out)
 {
     int failed = 0;
 #pragma omp parallel reduction(| : failed)
     {
         ZSTD_CCtx *cctx = ZSTD_createCCtx();
-        uint8_t *raw = malloc(2 * TABLE_BLOCK_VALUES);
-        size_t bound = ZSTD_compressBound(2 * TABLE_BLOCK_VALUES);
+        uint8_t *raw = malloc(TABLE_MAX_BLOCK_BYTES);
+        size_t bound = ZSTD_compressBound(TABLE_MAX_BLOCK_BYTES);
         if (!cctx || !raw) {
             failed = 1;
         } else {
-            ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ZSTD_LEVEL);
+            ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
+                                   compression_level(map->info.value_bits));
             ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
         }
 #pragma omp for schedule(dynamic, 1)
@@ -157,7 +215,7 @@ static int compress_batch(const struct table_file_info *info, const void *const 
             out[k].data = NULL;
             if (failed)
                 continue;
-            size_t n = block_bytes(info, values, first + k, raw);
+            size_t n = encode_block(map, values, first + k, raw);
             out[k].data = malloc(bound);
             if (!out[k].data) {
                 failed = 1;
@@ -173,15 +231,16 @@ static int compress_batch(const struct table_file_info *info, const void *const 
     return failed ? -1 : 0;
 }
 
-static int write_blocks(FILE *f, const struct table_file_info *info, const void *const values[2],
-                        uint64_t num_blocks, uint64_t *offsets)
+static int write_blocks(FILE *f, const struct table_map *map, const void *const values[2],
+                        uint64_t *offsets)
 {
     struct compressed batch[BATCH_BLOCKS];
     int result = 0;
     offsets[0] = 0;
-    for (uint64_t first = 0; first < num_blocks && result == 0; first += BATCH_BLOCKS) {
-        uint64_t count = num_blocks - first < BATCH_BLOCKS ? num_blocks - first : BATCH_BLOCKS;
-        if (compress_batch(info, values, first, count, batch) < 0)
+    for (uint64_t first = 0; first < map->num_blocks && result == 0; first += BATCH_BLOCKS) {
+        uint64_t count = map->num_blocks - first < BATCH_BLOCKS ? map->num_blocks - first
+                                                                : BATCH_BLOCKS;
+        if (compress_batch(map, values, first, count, batch) < 0)
             result = -1;
         for (uint64_t k = 0; k < count; k++) {
             if (result == 0 && fwrite(batch[k].data, 1, batch[k].size, f) != batch[k].size)
@@ -194,11 +253,12 @@ static int write_blocks(FILE *f, const struct table_file_info *info, const void 
     return result;
 }
 
-int table_file_write(const char *path, const struct table_file_info *info_in,
+int table_file_write(const char *path, const struct table_file_info *info,
                      const void *const values[2], char *err, size_t err_size)
 {
-    struct table_file_info info = *info_in;
-    uint64_t num_blocks = 2 * blocks_per_side(info.positions);
+    struct table_map map = { .info = *info };
+    block_layout(&map);
+    uint64_t num_blocks = map.num_blocks;
     uint8_t header[TABLE_HEADER_SIZE];
     uint8_t *directory = malloc((num_blocks + 1) * 8);
     uint64_t *offsets = malloc((num_blocks + 1) * sizeof *offsets);
@@ -211,7 +271,7 @@ int table_file_write(const char *path, const struct table_file_info *info_in,
         goto fail;
     }
     snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
-    info.checksum = values_checksum(&info, values);
+    map.info.checksum = values_checksum(&map.info, values);
     f = fopen(tmp, "wb");
     if (!f) {
         snprintf(err, err_size, "cannot write %s: %s", tmp, strerror(errno));
@@ -219,11 +279,11 @@ int table_file_write(const char *path, const struct table_file_info *info_in,
     }
     /* blocks first, after room for the header and directory, whose offsets they give */
     if (fseek(f, (long)(TABLE_HEADER_SIZE + (num_blocks + 1) * 8), SEEK_SET) != 0 ||
-        write_blocks(f, &info, values, num_blocks, offsets) < 0)
+        write_blocks(f, &map, values, offsets) < 0)
         goto write_error;
     for (uint64_t b = 0; b <= num_blocks; b++)
         put_u64(directory + 8 * b, offsets[b]);
-    encode_header(&info, num_blocks, header);
+    encode_header(&map.info, num_blocks, header);
     put_u64(header + AT_HEADER_CHECKSUM, header_checksum(header, directory, num_blocks));
     if (fseek(f, 0, SEEK_SET) != 0 || fwrite(header, 1, sizeof header, f) != sizeof header ||
         fwrite(directory, 8, num_blocks + 1, f) != num_blocks + 1 || fflush(f) != 0 ||
@@ -257,24 +317,24 @@ fail:
     return -1;
 }
 
-/* h holds the first min(file_size, TABLE_HEADER_SIZE) bytes of the file. */
-static int decode_header(const char *path, const uint8_t *h, size_t file_size,
-                         struct table_file_info *info, uint64_t *num_blocks, char *err,
-                         size_t err_size)
+/* Checks the header of a mapped file and fills map from it. */
+static int decode_header(const char *path, struct table_map *map, char *err, size_t err_size)
 {
-    if (file_size < 8 || memcmp(h + AT_MAGIC, MAGIC, 8) != 0) {
+    const uint8_t *h = map->file;
+    struct table_file_info *info = &map->info;
+    if (map->size < 8 || memcmp(h + AT_MAGIC, MAGIC, 8) != 0) {
         snprintf(err, err_size, "%s is not a damero table (no header)", path);
-        return -1;
+        return TABLE_ERR_FORMAT;
     }
-    if (file_size < TABLE_HEADER_SIZE) {
+    if (map->size < TABLE_HEADER_SIZE) {
         snprintf(err, err_size, "%s: the file is truncated (%zu bytes, shorter than the header)",
-                 path, file_size);
-        return -1;
+                 path, map->size);
+        return TABLE_ERR_TRUNCATED;
     }
     if (get_u32(h + AT_FORMAT) != TABLE_FORMAT_VERSION) {
         snprintf(err, err_size, "%s has table format version %u; this damero reads version %d",
                  path, get_u32(h + AT_FORMAT), TABLE_FORMAT_VERSION);
-        return -1;
+        return TABLE_ERR_VERSION;
     }
     memset(info, 0, sizeof *info);
     memcpy(info->variant, h + AT_VARIANT, TABLE_NAME_SIZE);
@@ -282,100 +342,133 @@ static int decode_header(const char *path, const uint8_t *h, size_t file_size,
     info->variant[TABLE_NAME_SIZE - 1] = info->material[TABLE_NAME_SIZE - 1] = '\0';
     info->index_version = get_u32(h + AT_INDEX);
     info->metric = (enum table_metric)get_u32(h + AT_METRIC);
-    info->value_bytes = get_u32(h + AT_VALUE_BYTES);
+    info->value_bits = get_u32(h + AT_VALUE_BITS);
     info->positions = get_u64(h + AT_POSITIONS);
     info->checksum = get_u64(h + AT_CHECKSUM);
-    *num_blocks = get_u64(h + AT_NUM_BLOCKS);
-    if (info->metric < METRIC_WDL || info->metric > METRIC_MTC ||
-        (info->value_bytes != 1 && info->value_bytes != 2) ||
-        get_u32(h + AT_BLOCK_VALUES) != TABLE_BLOCK_VALUES ||
-        *num_blocks != 2 * blocks_per_side(info->positions) ||
-        TABLE_HEADER_SIZE + (*num_blocks + 1) * 8 > file_size) {
-        snprintf(err, err_size, "%s: the header is damaged or the file is truncated", path);
-        return -1;
+    info->flags = get_u32(h + AT_FLAGS);
+    bool sane = info->metric >= METRIC_WDL && info->metric <= METRIC_MTC &&
+                (info->value_bits == 2 || info->value_bits == 8 || info->value_bits == 16) &&
+                info->positions < ((uint64_t)1 << 48);
+    if (sane) {
+        block_layout(map);
+        sane = get_u32(h + AT_BLOCK_VALUES) == map->block_values &&
+               get_u64(h + AT_NUM_BLOCKS) == map->num_blocks;
     }
-    return 0;
+    if (!sane) {
+        snprintf(err, err_size, "%s: the header is damaged", path);
+        return TABLE_ERR_FORMAT;
+    }
+    if (TABLE_HEADER_SIZE + (map->num_blocks + 1) * 8 > map->size) {
+        snprintf(err, err_size, "%s: the file is truncated (no room for its block directory)",
+                 path);
+        return TABLE_ERR_TRUNCATED;
+    }
+    return TABLE_OK;
 }
 
-/* The whole file in memory, or NULL with a message. */
-static uint8_t *read_file(const char *path, size_t *size, char *err, size_t err_size)
+static uint64_t block_offset(const struct table_map *map, uint64_t b)
 {
-    FILE *f = fopen(path, "rb");
-    uint8_t *data = NULL;
-    long n;
-    if (!f) {
-        snprintf(err, err_size, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
-        !(data = malloc((size_t)n + 1)) || fread(data, 1, (size_t)n, f) != (size_t)n) {
-        snprintf(err, err_size, "cannot read %s: %s", path, errno ? strerror(errno) : "short read");
-        free(data);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
+    return get_u64(map->file + TABLE_HEADER_SIZE + 8 * b);
 }
 
-static int check_directory(const char *path, const uint8_t *file, size_t size,
-                           uint64_t num_blocks, char *err, size_t err_size)
+static const uint8_t *blocks_start(const struct table_map *map)
 {
-    const uint8_t *directory = file + TABLE_HEADER_SIZE;
-    uint64_t data_start = TABLE_HEADER_SIZE + (num_blocks + 1) * 8;
-    if (header_checksum(file, directory, num_blocks) != get_u64(file + AT_HEADER_CHECKSUM)) {
+    return map->file + TABLE_HEADER_SIZE + (map->num_blocks + 1) * 8;
+}
+
+static int check_directory(const char *path, const struct table_map *map, char *err,
+                           size_t err_size)
+{
+    const uint8_t *directory = map->file + TABLE_HEADER_SIZE;
+    uint64_t data_start = (uint64_t)(blocks_start(map) - map->file);
+    uint64_t end = data_start + block_offset(map, map->num_blocks);
+    if (header_checksum(map->file, directory, map->num_blocks) !=
+        get_u64(map->file + AT_HEADER_CHECKSUM)) {
         snprintf(err, err_size, "%s: header checksum mismatch (the file is damaged)", path);
-        return -1;
+        return TABLE_ERR_CORRUPT;
     }
-    for (uint64_t b = 0; b < num_blocks; b++)
-        if (get_u64(directory + 8 * b) > get_u64(directory + 8 * (b + 1))) {
+    for (uint64_t b = 0; b < map->num_blocks; b++)
+        if (block_offset(map, b) > block_offset(map, b + 1)) {
             snprintf(err, err_size, "%s: the block directory is damaged", path);
-            return -1;
+            return TABLE_ERR_CORRUPT;
         }
-    if (data_start + get_u64(directory + 8 * num_blocks) != size) {
+    if (end != map->size) {
         snprintf(err, err_size, "%s: the file is %s (%zu bytes, the directory says %llu)", path,
-                 data_start + get_u64(directory + 8 * num_blocks) > size ? "truncated"
-                                                                          : "too long",
-                 size, (unsigned long long)(data_start + get_u64(directory + 8 * num_blocks)));
-        return -1;
+                 end > map->size ? "truncated" : "too long", map->size,
+                 (unsigned long long)end);
+        return TABLE_ERR_TRUNCATED;
     }
-    return 0;
+    return TABLE_OK;
+}
+
+int table_map_open(const char *path, struct table_map *map, char *err, size_t err_size)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    memset(map, 0, sizeof *map);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, err_size, "cannot open %s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return TABLE_ERR_IO;
+    }
+    map->size = (size_t)st.st_size;
+    /* an empty file cannot be mapped; a one-byte stand-in fails the magic check */
+    static const uint8_t empty[1];
+    map->file = map->size ? mmap(NULL, map->size, PROT_READ, MAP_SHARED, fd, 0) : empty;
+    close(fd);
+    if (map->file == MAP_FAILED) {
+        snprintf(err, err_size, "cannot map %s: %s", path, strerror(errno));
+        memset(map, 0, sizeof *map);
+        return TABLE_ERR_IO;
+    }
+    int status = decode_header(path, map, err, err_size);
+    if (status == TABLE_OK)
+        status = check_directory(path, map, err, err_size);
+    if (status != TABLE_OK)
+        table_map_close(map);
+    return status;
+}
+
+void table_map_close(struct table_map *map)
+{
+    if (map->size)
+        munmap((void *)map->file, map->size);
+    memset(map, 0, sizeof *map);
+}
+
+int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, uint8_t *raw,
+                    char *err, size_t err_size)
+{
+    uint64_t at = block_offset(map, b);
+    size_t want = table_block_bytes(map, b);
+    size_t got = ZSTD_decompressDCtx(dctx, raw, want, blocks_start(map) + at,
+                                     block_offset(map, b + 1) - at);
+    if (ZSTD_isError(got) || got != want) {
+        snprintf(err, err_size, "%s %s%s: block %llu is damaged (%s)", map->info.variant,
+                 map->info.material, table_metric_suffix(map->info.metric),
+                 (unsigned long long)b,
+                 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
+        return TABLE_ERR_CORRUPT;
+    }
+    return TABLE_OK;
 }
 
 /* Decompresses every block into values[side]; returns the number of bad blocks. */
-static uint64_t decompress_all(const uint8_t *file, const struct table_file_info *info,
-                               uint64_t num_blocks, void *values[2])
+static uint64_t decompress_all(const struct table_map *map, void *const values[2])
 {
-    const uint8_t *directory = file + TABLE_HEADER_SIZE;
-    const uint8_t *data = directory + (num_blocks + 1) * 8;
-    uint64_t per_side = blocks_per_side(info->positions), bad = 0;
+    uint64_t bad = 0;
 #pragma omp parallel reduction(+ : bad)
     {
         ZSTD_DCtx *dctx = ZSTD_createDCtx();
-        uint8_t *raw = malloc(2 * TABLE_BLOCK_VALUES);
+        uint8_t *raw = malloc(TABLE_MAX_BLOCK_BYTES);
+        char err[256];
 #pragma omp for schedule(dynamic, 4)
-        for (uint64_t b = 0; b < num_blocks; b++) {
-            int side = b >= per_side;
-            uint64_t first = (b - (uint64_t)side * per_side) * TABLE_BLOCK_VALUES;
-            uint64_t n = info->positions - first < TABLE_BLOCK_VALUES ? info->positions - first
-                                                                      : TABLE_BLOCK_VALUES;
-            uint64_t at = get_u64(directory + 8 * b);
-            size_t got = dctx && raw ? ZSTD_decompressDCtx(dctx, raw, 2 * TABLE_BLOCK_VALUES,
-                                                           data + at,
-                                                           get_u64(directory + 8 * (b + 1)) - at)
-                                     : 0;
-            if (!dctx || !raw || ZSTD_isError(got) || got != n * info->value_bytes) {
+        for (uint64_t b = 0; b < map->num_blocks; b++) {
+            if (!dctx || !raw || table_map_block(map, dctx, b, raw, err, sizeof err) < 0)
                 bad++;
-                continue;
-            }
-            if (info->value_bytes == 1) {
-                memcpy((uint8_t *)values[side] + first, raw, n);
-            } else {
-                uint16_t *v = (uint16_t *)values[side] + first;
-                for (uint64_t i = 0; i < n; i++)
-                    v[i] = (uint16_t)(raw[i] | raw[n + i] << 8);
-            }
+            else
+                decode_block(map, b, raw, values);
         }
         ZSTD_freeDCtx(dctx);
         free(raw);
@@ -386,74 +479,44 @@ static uint64_t decompress_all(const uint8_t *file, const struct table_file_info
 int table_file_read(const char *path, struct table_file_info *info, void *values[2], char *err,
                     size_t err_size)
 {
-    size_t size = 0;
-    uint64_t num_blocks;
-    uint8_t *file = read_file(path, &size, err, err_size);
+    struct table_map map;
+    int status = table_map_open(path, &map, err, err_size);
     values[0] = values[1] = NULL;
-    if (!file)
-        return -1;
-    if (decode_header(path, file, size, info, &num_blocks, err, err_size) < 0 ||
-        check_directory(path, file, size, num_blocks, err, err_size) < 0)
-        goto fail;
+    if (status != TABLE_OK)
+        return status;
+    *info = map.info;
     for (int side = 0; side < 2; side++)
-        if (!(values[side] = malloc(info->positions * info->value_bytes + 1))) {
+        if (!(values[side] = malloc(info->positions * table_value_bytes(info) + 1))) {
             snprintf(err, err_size, "out of memory reading %s", path);
-            goto fail;
+            status = TABLE_ERR_MEMORY;
+            goto done;
         }
-    uint64_t bad = decompress_all(file, info, num_blocks, values);
+    uint64_t bad = decompress_all(&map, values);
     if (bad) {
         snprintf(err, err_size, "%s: %llu damaged block(s)", path, (unsigned long long)bad);
-        goto fail;
-    }
-    if (values_checksum(info, (const void *const *)values) != info->checksum) {
+        status = TABLE_ERR_CORRUPT;
+    } else if (values_checksum(info, (const void *const *)values) != info->checksum) {
         snprintf(err, err_size, "%s: checksum mismatch (the file is damaged)", path);
-        goto fail;
+        status = TABLE_ERR_CORRUPT;
     }
-    free(file);
-    return 0;
-fail:
-    free(file);
-    free(values[0]);
-    free(values[1]);
-    values[0] = values[1] = NULL;
-    return -1;
+done:
+    table_map_close(&map);
+    if (status != TABLE_OK) {
+        free(values[0]);
+        free(values[1]);
+        values[0] = values[1] = NULL;
+    }
+    return status;
 }
 
 int table_file_read_info(const char *path, struct table_file_info *info, char *err,
                          size_t err_size)
 {
-    uint8_t *start = calloc(1, TABLE_HEADER_SIZE);
-    uint64_t num_blocks;
-    FILE *f = fopen(path, "rb");
-    long size = -1;
-    int result = -1;
-    if (!f || !start) {
-        snprintf(err, err_size, "cannot open %s: %s", path, f ? "out of memory" : strerror(errno));
-        goto done;
+    struct table_map map;
+    int status = table_map_open(path, &map, err, err_size);
+    if (status == TABLE_OK) {
+        *info = map.info;
+        table_map_close(&map);
     }
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
-        goto done;
-    }
-    size_t want = (size_t)size < TABLE_HEADER_SIZE ? (size_t)size : TABLE_HEADER_SIZE;
-    if (fread(start, 1, want, f) != want ||
-        decode_header(path, start, (size_t)size, info, &num_blocks, err, err_size) < 0)
-        goto done;
-    /* the header checksum covers the directory too: read it and check both */
-    uint8_t *grown = realloc(start, TABLE_HEADER_SIZE + (num_blocks + 1) * 8);
-    if (!grown) {
-        snprintf(err, err_size, "out of memory reading %s", path);
-        goto done;
-    }
-    start = grown;
-    if (fread(start + TABLE_HEADER_SIZE, 8, num_blocks + 1, f) != num_blocks + 1) {
-        snprintf(err, err_size, "%s: the file is truncated", path);
-        goto done;
-    }
-    result = check_directory(path, start, (size_t)size, num_blocks, err, err_size);
-done:
-    if (f)
-        fclose(f);
-    free(start);
-    return result;
+    return status;
 }

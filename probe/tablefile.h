@@ -2,58 +2,132 @@
  *
  * Layout, all numbers little-endian:
  *   header (TABLE_HEADER_SIZE bytes): magic "DAMEROTB", format version, index version,
- *     variant and material names, metric, bytes per value, positions per side to move,
- *     values per block, number of blocks, a checksum of every value, and a checksum of
- *     the header and directory;
+ *     variant and material names, metric, bits per value, positions per side to move,
+ *     values per block, number of blocks, flags, a checksum of every value, and a
+ *     checksum of the header and directory;
  *   block directory: num_blocks + 1 offsets from the start of the blocks;
- *   blocks: each a zstd frame holding block_values values (fewer in a side's last
- *     block), White to move first, then Black. Two-byte values are stored as a plane of
- *     low bytes followed by a plane of high bytes, which compresses better.
- * Any block can be read alone, so a prober can fetch positions at random.
+ *   blocks: each a zstd frame (with its content checksum) holding block_values values
+ *     (fewer in a side's last block), White to move first, then Black.
+ * How a block stores its values depends on their width: 2-bit values (WDL) four to a
+ * byte, lowest bits first; bytes as they are; 16-bit values as a plane of low bytes
+ * followed by a plane of high bytes, which compresses better. WDL blocks are small, so
+ * that a prober reading one position decompresses little.
  *
- * Files are written under a temporary name in the same directory and renamed when
- * complete, so a table is either whole or absent. */
+ * With TABLE_FLAG_CAPTURES_DONT_CARE, the value of a position where the side to move
+ * must capture is not its value but whatever compresses best; a prober plays the
+ * captures and probes the positions they lead to.
+ *
+ * Any block can be read alone, so a prober can fetch positions at random. Files are
+ * written under a temporary name in the same directory and renamed when complete, so a
+ * table is either whole or absent. */
 #ifndef DAMERO_TABLEFILE_H
 #define DAMERO_TABLEFILE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <zstd.h>
 
-#define TABLE_FORMAT_VERSION 1
+#define TABLE_FORMAT_VERSION 2
 #define TABLE_HEADER_SIZE 128
-#define TABLE_BLOCK_VALUES 32768
 #define TABLE_NAME_SIZE 24
+#define TABLE_MAX_BLOCK_BYTES 65536 /* decompressed */
 
 enum table_metric { METRIC_WDL = 1, METRIC_DTM = 2, METRIC_MTC = 3 };
+
+enum table_flags { TABLE_FLAG_CAPTURES_DONT_CARE = 1 };
+
+/* What went wrong reading a table; the functions below return these (0 or negative). */
+enum table_status {
+    TABLE_OK = 0,
+    TABLE_ERR_IO = -1,        /* the file cannot be opened or read */
+    TABLE_ERR_FORMAT = -2,    /* not a damero table, or its header makes no sense */
+    TABLE_ERR_TRUNCATED = -3, /* shorter (or longer) than its header says */
+    TABLE_ERR_VERSION = -4,   /* written by another format version */
+    TABLE_ERR_CORRUPT = -5,   /* a checksum does not match: the file is damaged */
+    TABLE_ERR_MEMORY = -6,
+};
 
 struct table_file_info {
     char variant[TABLE_NAME_SIZE];
     char material[TABLE_NAME_SIZE];
     enum table_metric metric;
     uint32_t index_version;
-    uint32_t value_bytes;  /* 1 or 2 */
+    uint32_t value_bits;   /* 2, 8 or 16 */
+    uint32_t flags;        /* enum table_flags */
     uint64_t positions;    /* per side to move */
-    uint64_t checksum;     /* of the values, as table_checksum() computes it */
+    uint64_t checksum;     /* of the values, as the reader computes it */
 };
+
+/* Bytes per value in memory: 1 for 2- and 8-bit values, 2 for 16-bit ones. */
+static inline size_t table_value_bytes(const struct table_file_info *info)
+{
+    return info->value_bits > 8 ? 2 : 1;
+}
 
 /* The file name suffix of a metric: ".wdl", ".dtm", ".mtc". */
 const char *table_metric_suffix(enum table_metric metric);
 
-/* Writes a table: values[side] holds info->positions values of info->value_bytes bytes
- * each (uint8_t or uint16_t). The checksum in info is computed here. Compression uses
- * every OpenMP thread; the bytes written do not depend on their number. Returns 0, or -1
- * with a sentence in err (and no file left behind). */
+/* Writes a table: values[side] holds info->positions values, uint8_t for 2- and 8-bit
+ * widths (2-bit values must be below 4), uint16_t for 16 bits. The checksum in info is
+ * computed here. Compression uses every OpenMP thread; the bytes written do not depend
+ * on their number. Returns 0, or -1 with a sentence in err (and no file left behind). */
 int table_file_write(const char *path, const struct table_file_info *info,
                      const void *const values[2], char *err, size_t err_size);
 
 /* Reads a whole table and checks it: header, versions, sizes and checksums. On success
  * *info is filled and values[side] are malloc'd arrays of info->positions values (free
- * them). Returns 0, or -1 with a sentence in err naming what is wrong. */
+ * them), in the memory widths of table_file_write. Returns TABLE_OK, or a negative
+ * enum table_status with a sentence in err naming what is wrong. */
 int table_file_read(const char *path, struct table_file_info *info, void *values[2],
                     char *err, size_t err_size);
 
-/* Reads and checks only the header. Returns 0, or -1 with a sentence in err. */
+/* Checks the header and block directory only (not the values). */
 int table_file_read_info(const char *path, struct table_file_info *info, char *err,
                          size_t err_size);
+
+/* A table file mapped into memory for reading blocks at random. Read-only once open:
+ * any number of threads may read blocks of one map at once. */
+struct table_map {
+    struct table_file_info info;
+    const uint8_t *file;        /* the whole mapped file */
+    size_t size;
+    uint32_t block_values;
+    uint64_t blocks_per_side;
+    uint64_t num_blocks;        /* both sides */
+};
+
+/* Maps path and checks its header and directory (not the blocks, which are checked as
+ * they are decompressed). Returns TABLE_OK or a negative enum table_status, with a
+ * sentence in err. */
+int table_map_open(const char *path, struct table_map *map, char *err, size_t err_size);
+void table_map_close(struct table_map *map);
+
+/* The block holding the value of position `index` for side to move `side`, and the
+ * value's place in it. */
+static inline uint64_t table_block_of(const struct table_map *map, int side, uint64_t index)
+{
+    return (uint64_t)side * map->blocks_per_side + index / map->block_values;
+}
+
+/* The number of values in block b and its decompressed size in bytes. */
+uint32_t table_block_count(const struct table_map *map, uint64_t b);
+size_t table_block_bytes(const struct table_map *map, uint64_t b);
+
+/* Decompresses block b into raw (table_block_bytes(map, b) bytes) with dctx, checking
+ * its checksum. Thread-safe given one dctx per thread. Returns TABLE_OK, or
+ * TABLE_ERR_CORRUPT with a sentence in err. */
+int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, uint8_t *raw,
+                    char *err, size_t err_size);
+
+/* Value k of a decompressed block of `count` values of the given width. */
+static inline unsigned table_raw_value(uint32_t value_bits, const uint8_t *raw, uint32_t count,
+                                       uint32_t k)
+{
+    if (value_bits == 2)
+        return (raw[k >> 2] >> (2 * (k & 3))) & 3;
+    if (value_bits == 8)
+        return raw[k];
+    return raw[k] | (unsigned)raw[count + k] << 8;
+}
 
 #endif

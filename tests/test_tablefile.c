@@ -69,10 +69,10 @@ static int list_dir(const char *dir, char *out, size_t size)
     return n;
 }
 
-static struct table_file_info test_info(uint32_t value_bytes, uint64_t positions)
+static struct table_file_info test_info(uint32_t value_bits, uint64_t positions)
 {
     struct table_file_info info = { .metric = METRIC_DTM, .index_version = 1,
-                                    .value_bytes = value_bytes, .positions = positions };
+                                    .value_bits = value_bits, .positions = positions };
     snprintf(info.variant, sizeof info.variant, "russian");
     snprintf(info.material, sizeof info.material, "KMvK");
     return info;
@@ -80,14 +80,16 @@ static struct table_file_info test_info(uint32_t value_bytes, uint64_t positions
 
 /* Values like a real table's: long runs (which compress) broken by noise (which does not),
  * over the whole range of the value width, different for the two sides. */
-static void *test_values(uint32_t value_bytes, uint64_t n, int side)
+static void *test_values(uint32_t value_bits, uint64_t n, int side)
 {
-    uint8_t *bytes = malloc(n * value_bytes + 1);
+    uint8_t *bytes = malloc(n * (value_bits > 8 ? 2 : 1) + 1);
     uint64_t state = 0x2545F4914F6CDD1Dull + (uint64_t)side;
     assert_non_null(bytes);
     for (uint64_t i = 0; i < n; i++) {
         uint16_t v = (i / 37) % 3 == 0 ? (uint16_t)random_next(&state) : (uint16_t)(i / 500);
-        if (value_bytes == 1)
+        if (value_bits == 2)
+            bytes[i] = (uint8_t)(v % 3);
+        else if (value_bits == 8)
             bytes[i] = (uint8_t)v;
         else
             ((uint16_t *)bytes)[i] = v;
@@ -95,11 +97,11 @@ static void *test_values(uint32_t value_bytes, uint64_t n, int side)
     return bytes;
 }
 
-static void write_test_table(const char *path, uint32_t value_bytes, uint64_t positions)
+static void write_test_table(const char *path, uint32_t value_bits, uint64_t positions)
 {
-    struct table_file_info info = test_info(value_bytes, positions);
-    void *values[2] = { test_values(value_bytes, positions, 0),
-                        test_values(value_bytes, positions, 1) };
+    struct table_file_info info = test_info(value_bits, positions);
+    void *values[2] = { test_values(value_bits, positions, 0),
+                        test_values(value_bits, positions, 1) };
     char err[512];
     if (table_file_write(path, &info, (const void *const *)values, err, sizeof err) < 0)
         fail_msg("writing %s: %s", path, err);
@@ -107,38 +109,38 @@ static void write_test_table(const char *path, uint32_t value_bytes, uint64_t po
     free(values[1]);
 }
 
-static void check_round_trip(struct fixture *f, uint32_t value_bytes, uint64_t positions)
+static void check_round_trip(struct fixture *f, uint32_t value_bits, uint64_t positions)
 {
-    struct table_file_info info = test_info(value_bytes, positions), got, header;
-    void *values[2] = { test_values(value_bytes, positions, 0),
-                        test_values(value_bytes, positions, 1) };
+    struct table_file_info info = test_info(value_bits, positions), got, header;
+    void *values[2] = { test_values(value_bits, positions, 0),
+                        test_values(value_bits, positions, 1) };
     void *read[2];
     char err[512], names[512];
 
     if (table_file_write(f->path, &info, (const void *const *)values, err, sizeof err) < 0)
-        fail_msg("writing %llu values of %u bytes: %s", (unsigned long long)positions,
-                 value_bytes, err);
+        fail_msg("writing %llu values of %u bits: %s", (unsigned long long)positions,
+                 value_bits, err);
     /* only the table itself: the temporary name was renamed away */
     assert_int_equal(list_dir(f->dir, names, sizeof names), 1);
     assert_string_equal(names, "KMvK.dtm");
     if (table_file_read(f->path, &got, read, err, sizeof err) < 0)
-        fail_msg("reading back %llu values of %u bytes: %s", (unsigned long long)positions,
-                 value_bytes, err);
+        fail_msg("reading back %llu values of %u bits: %s", (unsigned long long)positions,
+                 value_bits, err);
     assert_string_equal(got.variant, "russian");
     assert_string_equal(got.material, "KMvK");
     assert_int_equal(got.metric, METRIC_DTM);
     assert_int_equal(got.index_version, 1);
-    assert_int_equal(got.value_bytes, value_bytes);
+    assert_int_equal(got.value_bits, value_bits);
     assert_int_equal(got.positions, positions);
     for (int side = 0; side < 2 && positions > 0; side++)
-        assert_memory_equal(read[side], values[side], positions * value_bytes);
+        assert_memory_equal(read[side], values[side], positions * (value_bits > 8 ? 2 : 1));
     /* the header alone says the same, including the checksum the write computed */
     if (table_file_read_info(f->path, &header, err, sizeof err) < 0)
         fail_msg("reading the header: %s", err);
     assert_string_equal(header.variant, "russian");
     assert_string_equal(header.material, "KMvK");
     assert_int_equal(header.metric, METRIC_DTM);
-    assert_int_equal(header.value_bytes, value_bytes);
+    assert_int_equal(header.value_bits, value_bits);
     assert_int_equal(header.positions, positions);
     assert_int_equal(header.checksum, got.checksum);
     for (int side = 0; side < 2; side++) {
@@ -151,19 +153,29 @@ static void check_round_trip(struct fixture *f, uint32_t value_bytes, uint64_t p
  * table (no block at all), which the format allows. */
 static void test_round_trip_one_byte(void **state)
 {
-    check_round_trip(*state, 1, 1);
-    check_round_trip(*state, 1, TABLE_BLOCK_VALUES);
-    check_round_trip(*state, 1, 100000);
-    check_round_trip(*state, 1, 0);
+    check_round_trip(*state, 8, 1);
+    check_round_trip(*state, 8, 32768);
+    check_round_trip(*state, 8, 100000);
+    check_round_trip(*state, 8, 0);
 }
 
 /* Two-byte values are stored as byte planes: a mix-up of the planes or of the blocks'
  * order shows as a wrong value. */
 static void test_round_trip_two_bytes(void **state)
 {
+    check_round_trip(*state, 16, 1);
+    check_round_trip(*state, 16, 32768 + 1);
+    check_round_trip(*state, 16, 100000);
+    check_round_trip(*state, 16, 0);
+}
+
+/* 2-bit values (WDL) are packed four to a byte in blocks of 8192: a partial byte, a
+ * partial block and whole blocks all come back. */
+static void test_round_trip_two_bits(void **state)
+{
     check_round_trip(*state, 2, 1);
-    check_round_trip(*state, 2, TABLE_BLOCK_VALUES + 1);
-    check_round_trip(*state, 2, 100000);
+    check_round_trip(*state, 2, 8194);
+    check_round_trip(*state, 2, 100001);
     check_round_trip(*state, 2, 0);
 }
 
@@ -174,7 +186,7 @@ static void test_metrics(void **state)
     const enum table_metric metrics[] = { METRIC_WDL, METRIC_DTM, METRIC_MTC };
     const char *suffixes[] = { ".wdl", ".dtm", ".mtc" };
     for (int k = 0; k < 3; k++) {
-        struct table_file_info info = test_info(1, 10), got;
+        struct table_file_info info = test_info(8, 10), got;
         uint8_t values[2][10] = { { 0 }, { 1, 2, 3 } };
         const void *const pointers[2] = { values[0], values[1] };
         char err[512];
@@ -193,11 +205,11 @@ static void test_overwrite(void **state)
     struct table_file_info got;
     void *values[2];
     char err[512];
-    write_test_table(f->path, 2, 100000);
-    write_test_table(f->path, 1, 5);
+    write_test_table(f->path, 16, 100000);
+    write_test_table(f->path, 8, 5);
     assert_int_equal(table_file_read(f->path, &got, values, err, sizeof err), 0);
     assert_int_equal(got.positions, 5);
-    assert_int_equal(got.value_bytes, 1);
+    assert_int_equal(got.value_bits, 8);
     free(values[0]);
     free(values[1]);
 }
@@ -253,14 +265,14 @@ static void test_truncated(void **state)
 {
     struct fixture *f = *state;
     char what[64];
-    write_test_table(f->path, 2, 100000);
+    write_test_table(f->path, 16, 100000);
     long size = file_size(f->path);
     /* 100000 values a side: 4 blocks each, a directory of 9 offsets after the header */
     long lengths[] = { size - 1, size / 2, TABLE_HEADER_SIZE + 9 * 8 + 1,
                        TABLE_HEADER_SIZE + 9 * 8, TABLE_HEADER_SIZE + 20, TABLE_HEADER_SIZE,
                        TABLE_HEADER_SIZE - 1, 8, 0 };
     for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
-        write_test_table(f->path, 2, 100000);
+        write_test_table(f->path, 16, 100000);
         assert_int_equal(truncate(f->path, lengths[k]), 0);
         snprintf(what, sizeof what, "cut to %ld of %ld bytes", lengths[k], size);
         /* below a whole header there is no telling it from something else */
@@ -276,7 +288,7 @@ static void test_truncated(void **state)
 static void test_too_long(void **state)
 {
     struct fixture *f = *state;
-    write_test_table(f->path, 1, 1000);
+    write_test_table(f->path, 8, 1000);
     FILE *out = fopen(f->path, "ab");
     assert_non_null(out);
     fputs("junk", out);
@@ -293,24 +305,24 @@ static void test_flipped_bytes(void **state)
     /* header fields: variant, material, metric, value width, positions, block values,
      * block count, value checksum, header checksum */
     long offsets[] = { 17, 41, 64, 68, 73, 80, 88, 100, 121 };
-    write_test_table(f->path, 2, 100000);
+    write_test_table(f->path, 16, 100000);
     long size = file_size(f->path);
     long data = TABLE_HEADER_SIZE + 9 * 8;
 
     for (size_t k = 0; k < sizeof offsets / sizeof offsets[0]; k++) {
-        write_test_table(f->path, 2, 100000);
+        write_test_table(f->path, 16, 100000);
         patch_byte(f->path, offsets[k], 0x01);
         snprintf(what, sizeof what, "header byte %ld flipped", offsets[k]);
         expect_refused(f->path, false, "damaged", NULL, what);
     }
     for (long at = TABLE_HEADER_SIZE; at < data; at += 8 * 3 + 1) {
-        write_test_table(f->path, 2, 100000);
+        write_test_table(f->path, 16, 100000);
         patch_byte(f->path, at, 0x10);
         snprintf(what, sizeof what, "directory byte %ld flipped", at);
         expect_refused(f->path, false, "damaged", NULL, what);
     }
     for (long at = data + 3; at < size; at += (size - data) / 7) {
-        write_test_table(f->path, 2, 100000);
+        write_test_table(f->path, 16, 100000);
         patch_byte(f->path, at, 0x80);
         snprintf(what, sizeof what, "data byte %ld of %ld flipped", at, size);
         expect_refused(f->path, false, "damaged", NULL, what);
@@ -322,11 +334,11 @@ static void test_flipped_bytes(void **state)
 static void test_wrong_format(void **state)
 {
     struct fixture *f = *state;
-    write_test_table(f->path, 1, 1000);
-    patch_byte(f->path, 8, 0x06); /* format version 1 -> 7 */
+    write_test_table(f->path, 8, 1000);
+    patch_byte(f->path, 8, 0x05); /* format version 2 -> 7 */
     expect_refused(f->path, true, "format version 7", NULL, "format version patched");
 
-    write_test_table(f->path, 1, 1000);
+    write_test_table(f->path, 8, 1000);
     patch_byte(f->path, 0, 0x20); /* "DAMEROTB" -> "dAMEROTB" */
     expect_refused(f->path, true, "not a damero table", NULL, "magic patched");
 }
@@ -357,7 +369,7 @@ static void test_missing(void **state)
 static void test_write_into_missing_directory(void **state)
 {
     struct fixture *f = *state;
-    struct table_file_info info = test_info(1, 10);
+    struct table_file_info info = test_info(8, 10);
     uint8_t values[2][10] = { { 0 } };
     const void *const pointers[2] = { values[0], values[1] };
     char path[256], err[512] = "", names[512];
@@ -376,8 +388,8 @@ static void test_write_into_missing_directory(void **state)
 static void test_write_fails_midway(void **state)
 {
     struct fixture *f = *state;
-    struct table_file_info info = test_info(2, 100000), got;
-    void *values[2] = { test_values(2, 100000, 0), test_values(2, 100000, 1) };
+    struct table_file_info info = test_info(16, 100000), got;
+    void *values[2] = { test_values(16, 100000, 0), test_values(16, 100000, 1) };
     void *read[2];
     struct rlimit old, small;
     char err[512] = "", names[512], other[160];
@@ -385,8 +397,8 @@ static void test_write_fails_midway(void **state)
     int result;
 
     snprintf(other, sizeof other, "%s/KvK.dtm", f->dir);
-    write_test_table(other, 1, 10); /* the table that must survive */
-    write_test_table(f->path, 1, 5);
+    write_test_table(other, 8, 10); /* the table that must survive */
+    write_test_table(f->path, 8, 5);
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
     small = old;
     small.rlim_cur = 4096;
@@ -413,6 +425,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_round_trip_one_byte, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip_two_bytes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_round_trip_two_bits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
         cmocka_unit_test_setup_teardown(test_overwrite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated, setup, teardown),
