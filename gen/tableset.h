@@ -53,12 +53,6 @@ int tableset_add(struct tableset *ts, struct table *t);
 int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *dtm,
                    mtc_t *mtc);
 
-/* The value of a position whose side to move has no legal move: the game is over. */
-static inline dtm_t dtm_no_move(const struct variant *v)
-{
-    return v->giveaway ? dtm_win(0) : dtm_loss(0);
-}
-
 /* The path of material m's file of one metric in ts->dir ("dir/KKvK.dtm"). */
 void tableset_path(const struct tableset *ts, const struct material *m,
                    enum table_metric metric, char *path, size_t path_size);

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "variant.h"
+
 typedef uint16_t dtm_t;
 typedef uint16_t mtc_t;
 
@@ -57,6 +59,12 @@ static inline bool dtm_better(dtm_t a, dtm_t b)
     int64_t ra = a == DTM_DRAW ? 0 : dtm_is_win(a) ? 1000000 - dtm_plies(a) : -1000000 + dtm_plies(a);
     int64_t rb = b == DTM_DRAW ? 0 : dtm_is_win(b) ? 1000000 - dtm_plies(b) : -1000000 + dtm_plies(b);
     return ra > rb;
+}
+
+/* The value of a position whose side to move has no legal move: the game is over. */
+static inline dtm_t dtm_no_move(const struct variant *v)
+{
+    return v->giveaway ? dtm_win(0) : dtm_loss(0);
 }
 
 #define VALUE_TEXT_SIZE 48

@@ -1,0 +1,630 @@
+/* The probing library behind damero.h: table files mapped at open, blocks decompressed
+ * on demand into a shared cache, positions converted between the public square numbering
+ * and the internal bitboards. */
+#include "damero.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include "cache.h"
+#include "index.h"
+#include "movegen.h"
+#include "notation.h"
+#include "tablefile.h"
+#include "value.h"
+
+#define NUM_METRICS 3
+#define PATH_SIZE 4096
+#define FILE_ID_SHIFT 40 /* cache keys: file number above, block number below */
+
+/* One material's tables: its index and whichever of its three files exist. */
+struct tb_table {
+    struct material m;
+    struct material_index ix;
+    struct table_map file[NUM_METRICS]; /* by metric - 1; .file is NULL when absent */
+    uint64_t file_id[NUM_METRICS];
+};
+
+struct damero_tb {
+    const struct variant *v;
+    char dir[PATH_SIZE];                   /* dir/<variant> */
+    struct tb_table *by_code[MATERIAL_CODES];
+    int max_pieces;
+    uint64_t num_files;
+    struct block_cache *cache;
+    pthread_mutex_t dctx_lock;             /* guards the pool of zstd contexts */
+    ZSTD_DCtx **dctx_pool;
+    int dctx_free, dctx_capacity;
+    int bit_of_number[MAX_SQUARES + 1];    /* square number -> internal bit */
+    int number_of_bit[MAX_SQUARES];        /* internal bit -> square number, 0 if none */
+};
+
+static _Thread_local char last_error[512];
+
+const char *damero_error_message(void)
+{
+    return last_error;
+}
+
+static int fail(int status, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(int status, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(last_error, sizeof last_error, format, args);
+    va_end(args);
+    return status;
+}
+
+/* The damero status of a table file error. */
+static int status_of(int table_status)
+{
+    switch (table_status) {
+    case TABLE_ERR_IO: return DAMERO_ERR_IO;
+    case TABLE_ERR_FORMAT: return DAMERO_ERR_FORMAT;
+    case TABLE_ERR_TRUNCATED: return DAMERO_ERR_TRUNCATED;
+    case TABLE_ERR_VERSION: return DAMERO_ERR_VERSION;
+    case TABLE_ERR_CORRUPT: return DAMERO_ERR_CORRUPT;
+    case TABLE_ERR_MEMORY: return DAMERO_ERR_MEMORY;
+    }
+    return DAMERO_OK;
+}
+
+/* ---- zstd contexts: one per thread that is decompressing, reused ---- */
+
+static ZSTD_DCtx *take_dctx(damero_tb *tb)
+{
+    ZSTD_DCtx *d = NULL;
+    pthread_mutex_lock(&tb->dctx_lock);
+    if (tb->dctx_free > 0)
+        d = tb->dctx_pool[--tb->dctx_free];
+    pthread_mutex_unlock(&tb->dctx_lock);
+    return d ? d : ZSTD_createDCtx();
+}
+
+static void give_dctx(damero_tb *tb, ZSTD_DCtx *d)
+{
+    pthread_mutex_lock(&tb->dctx_lock);
+    if (tb->dctx_free == tb->dctx_capacity) {
+        int capacity = tb->dctx_capacity ? 2 * tb->dctx_capacity : 8;
+        ZSTD_DCtx **grown = realloc(tb->dctx_pool, (size_t)capacity * sizeof *grown);
+        if (grown) {
+            tb->dctx_pool = grown;
+            tb->dctx_capacity = capacity;
+        }
+    }
+    if (tb->dctx_free < tb->dctx_capacity) {
+        tb->dctx_pool[tb->dctx_free++] = d;
+        d = NULL;
+    }
+    pthread_mutex_unlock(&tb->dctx_lock);
+    ZSTD_freeDCtx(d);
+}
+
+/* ---- opening ---- */
+
+static enum table_metric metric_of_suffix(const char *name, size_t *base_length)
+{
+    size_t n = strlen(name);
+    for (int metric = METRIC_WDL; metric <= METRIC_MTC; metric++) {
+        const char *suffix = table_metric_suffix((enum table_metric)metric);
+        size_t k = strlen(suffix);
+        if (n > k && strcmp(name + n - k, suffix) == 0) {
+            *base_length = n - k;
+            return (enum table_metric)metric;
+        }
+    }
+    return 0;
+}
+
+static struct tb_table *table_for(damero_tb *tb, const struct material *m)
+{
+    struct tb_table **slot = &tb->by_code[material_code(m)];
+    if (!*slot && (*slot = calloc(1, sizeof **slot))) {
+        (*slot)->m = *m;
+        if (index_init(&(*slot)->ix, tb->v, m) < 0) {
+            free(*slot);
+            *slot = NULL;
+        }
+    }
+    return *slot;
+}
+
+/* Checks that a mapped file is the table its name says, for this handle. */
+static int check_identity(const damero_tb *tb, const char *path, const char *material,
+                          enum table_metric metric, const struct tb_table *t,
+                          const struct table_file_info *info)
+{
+    if (strcmp(info->variant, tb->v->name) != 0)
+        return fail(DAMERO_ERR_VARIANT, "%s is a table of %s, not %s", path, info->variant,
+                    tb->v->name);
+    if (info->index_version != INDEX_VERSION)
+        return fail(DAMERO_ERR_VERSION,
+                    "%s has index version %u; this library reads version %d (rebuild it)",
+                    path, info->index_version, INDEX_VERSION);
+    if (strcmp(info->material, material) != 0 || info->metric != metric ||
+        info->positions != t->ix.size)
+        return fail(DAMERO_ERR_FORMAT, "%s holds %s%s of %llu positions, not what its name says",
+                    path, info->material, table_metric_suffix(info->metric),
+                    (unsigned long long)info->positions);
+    return DAMERO_OK;
+}
+
+/* Maps one file of the directory if its name is a table's; other files are skipped. */
+static int open_file(damero_tb *tb, const char *name)
+{
+    char path[2 * PATH_SIZE], material[MATERIAL_NAME_SIZE + 1], err[2 * PATH_SIZE + 256];
+    size_t base = 0;
+    enum table_metric metric = metric_of_suffix(name, &base);
+    struct material m;
+    if (!metric || base > MATERIAL_NAME_SIZE)
+        return DAMERO_OK;
+    memcpy(material, name, base);
+    material[base] = '\0';
+    if (material_parse(tb->v, material, &m, err, sizeof err) < 0 || !material_is_canonical(&m))
+        return DAMERO_OK;
+    struct tb_table *t = table_for(tb, &m);
+    if (!t)
+        return fail(DAMERO_ERR_MEMORY, "out of memory opening %s/%s", tb->dir, name);
+    snprintf(path, sizeof path, "%s/%s", tb->dir, name);
+    struct table_map *map = &t->file[metric - 1];
+    int status = table_map_open(path, map, err, sizeof err);
+    if (status != TABLE_OK)
+        return fail(status_of(status), "%s", err);
+    t->file_id[metric - 1] = tb->num_files++;
+    status = check_identity(tb, path, material, metric, t, &map->info);
+    if (status == DAMERO_OK && metric == METRIC_WDL && material_pieces(&m) > tb->max_pieces)
+        tb->max_pieces = material_pieces(&m);
+    return status;
+}
+
+static int open_directory(damero_tb *tb)
+{
+    DIR *d = opendir(tb->dir);
+    struct dirent *e;
+    int status = DAMERO_OK;
+    if (!d)
+        return DAMERO_OK; /* no tables of this variant yet: every probe says so */
+    while (status == DAMERO_OK && (e = readdir(d)))
+        status = open_file(tb, e->d_name);
+    closedir(d);
+    return status;
+}
+
+static void number_squares(damero_tb *tb)
+{
+    const struct geometry *g = tb->v->board();
+    memset(tb->number_of_bit, 0, sizeof tb->number_of_bit);
+    for (int n = 0; n <= MAX_SQUARES; n++)
+        tb->bit_of_number[n] = -1;
+    for (int n = 1; n <= g->num_squares; n++) {
+        int bit = square_from_number(tb->v, n);
+        tb->bit_of_number[n] = bit;
+        tb->number_of_bit[bit] = n;
+    }
+}
+
+int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero_tb **out)
+{
+    if (!out)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_open: no place for the handle");
+    *out = NULL;
+    if (!variant || !dir)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_open: the variant and directory are needed");
+    const struct variant *v = variant_by_name(variant);
+    if (!v)
+        return fail(DAMERO_ERR_VARIANT, "unknown variant '%s'", variant);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return fail(DAMERO_ERR_IO, "%s is not a directory of tables", dir);
+    damero_tb *tb = calloc(1, sizeof *tb);
+    bool failed = false;
+    if (!tb || pthread_mutex_init(&tb->dctx_lock, NULL) != 0) {
+        free(tb);
+        return fail(DAMERO_ERR_MEMORY, "out of memory opening the tables");
+    }
+    tb->v = v;
+    snprintf(tb->dir, sizeof tb->dir, "%s/%s", dir, v->name);
+    number_squares(tb);
+    tb->cache = block_cache_create(cache_bytes, &failed);
+    int status = failed ? fail(DAMERO_ERR_MEMORY, "out of memory for a cache of %zu bytes",
+                               cache_bytes)
+                        : open_directory(tb);
+    if (status != DAMERO_OK) {
+        damero_close(tb);
+        return status;
+    }
+    *out = tb;
+    return DAMERO_OK;
+}
+
+void damero_close(damero_tb *tb)
+{
+    if (!tb)
+        return;
+    for (int c = 0; c < MATERIAL_CODES; c++) {
+        struct tb_table *t = tb->by_code[c];
+        if (!t)
+            continue;
+        for (int k = 0; k < NUM_METRICS; k++)
+            if (t->file[k].file)
+                table_map_close(&t->file[k]);
+        index_free(&t->ix);
+        free(t);
+    }
+    block_cache_free(tb->cache);
+    for (int i = 0; i < tb->dctx_free; i++)
+        ZSTD_freeDCtx(tb->dctx_pool[i]);
+    free(tb->dctx_pool);
+    pthread_mutex_destroy(&tb->dctx_lock);
+    free(tb);
+}
+
+const char *damero_variant(const damero_tb *tb)
+{
+    return tb ? tb->v->name : "";
+}
+
+int damero_max_pieces(const damero_tb *tb)
+{
+    return tb ? tb->max_pieces : 0;
+}
+
+/* ---- positions ---- */
+
+static bb_t to_bits(const damero_tb *tb, uint64_t numbers)
+{
+    bb_t bits = 0;
+    int bit;
+    BB_FOR_EACH(bit, numbers)
+        bits |= bb_of(tb->bit_of_number[bit + 1]);
+    return bits;
+}
+
+static uint64_t to_numbers(const damero_tb *tb, bb_t bits)
+{
+    uint64_t numbers = 0;
+    int bit;
+    BB_FOR_EACH(bit, bits)
+        numbers |= (uint64_t)1 << (tb->number_of_bit[bit] - 1);
+    return numbers;
+}
+
+static int to_internal(const damero_tb *tb, const damero_position *in, struct position *out)
+{
+    char err[256];
+    int squares = tb->v->board()->num_squares;
+    uint64_t outside = squares >= 64 ? 0 : ~(uint64_t)0 << squares;
+    if (!in)
+        return fail(DAMERO_ERR_ARGUMENT, "no position given");
+    if ((in->men[0] | in->men[1] | in->kings[0] | in->kings[1]) & outside)
+        return fail(DAMERO_ERR_POSITION, "a piece stands beyond square %d", squares);
+    if (in->side_to_move != DAMERO_WHITE && in->side_to_move != DAMERO_BLACK)
+        return fail(DAMERO_ERR_POSITION, "the side to move is neither white nor black");
+    for (int s = 0; s < 2; s++) {
+        out->men[s] = to_bits(tb, in->men[s]);
+        out->kings[s] = to_bits(tb, in->kings[s]);
+    }
+    out->side = (enum side)in->side_to_move;
+    if (position_validate(tb->v, out, err, sizeof err) < 0)
+        return fail(DAMERO_ERR_POSITION, "%s", err);
+    return DAMERO_OK;
+}
+
+static void to_public(const damero_tb *tb, const struct position *in, damero_position *out)
+{
+    for (int s = 0; s < 2; s++) {
+        out->men[s] = to_numbers(tb, in->men[s]);
+        out->kings[s] = to_numbers(tb, in->kings[s]);
+    }
+    out->side_to_move = (int)in->side;
+}
+
+int damero_parse_fen(const damero_tb *tb, const char *fen, damero_position *pos)
+{
+    struct position p;
+    char err[256];
+    if (!tb || !fen || !pos)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_parse_fen: a NULL argument");
+    if (fen_parse(tb->v, fen, &p, err, sizeof err) < 0)
+        return fail(DAMERO_ERR_POSITION, "%s", err);
+    to_public(tb, &p, pos);
+    return DAMERO_OK;
+}
+
+int damero_write_fen(const damero_tb *tb, const damero_position *pos, char fen[DAMERO_FEN_SIZE])
+{
+    struct position p;
+    if (!tb || !fen)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_write_fen: a NULL argument");
+    int status = to_internal(tb, pos, &p);
+    if (status == DAMERO_OK)
+        fen_print(tb->v, &p, fen);
+    return status;
+}
+
+/* ---- reading values ---- */
+
+/* The table of p's material, and p in that table's colour orientation. */
+static int find_table(const damero_tb *tb, const struct position *p, enum table_metric metric,
+                      const struct tb_table **t, struct position *oriented)
+{
+    struct material m = material_of(p);
+    char name[MATERIAL_NAME_SIZE];
+    if (material_pieces(&m) > MATERIAL_MAX_PIECES)
+        return fail(DAMERO_ERR_MISSING, "no table has %d pieces", material_pieces(&m));
+    *oriented = *p;
+    if (!material_is_canonical(&m)) {
+        position_flip_colours(tb->v, p, oriented);
+        m = material_flipped(&m);
+    }
+    *t = tb->by_code[material_code(&m)];
+    if (!*t || !(*t)->file[metric - 1].file) {
+        material_name(&m, name);
+        return fail(DAMERO_ERR_MISSING, "no %s table for %s in %s", table_metric_suffix(metric),
+                    name, tb->dir);
+    }
+    return DAMERO_OK;
+}
+
+/* The stored value of index i for `side` to move in one of t's files. */
+static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric metric,
+                      enum side side, uint64_t i, unsigned *value)
+{
+    const struct table_map *map = &t->file[metric - 1];
+    uint64_t b = table_block_of(map, side, i);
+    uint32_t k = (uint32_t)(i % map->block_values);
+    uint64_t key = t->file_id[metric - 1] << FILE_ID_SHIFT | b;
+    char err[512];
+    if (block_cache_value(tb->cache, key, k, value))
+        return DAMERO_OK;
+    size_t bytes = table_block_bytes(map, b);
+    uint8_t *data = malloc(bytes + 1);
+    ZSTD_DCtx *dctx = take_dctx(tb);
+    int status = data && dctx ? table_map_block(map, dctx, b, data, err, sizeof err)
+                              : TABLE_ERR_MEMORY;
+    if (dctx)
+        give_dctx(tb, dctx);
+    if (status != TABLE_OK) {
+        free(data);
+        return status == TABLE_ERR_MEMORY ? fail(DAMERO_ERR_MEMORY, "out of memory reading %s",
+                                                 tb->dir)
+                                          : fail(status_of(status), "%s/%s", tb->dir, err);
+    }
+    *value = block_cache_insert(tb->cache, key, data, map->info.value_bits,
+                                table_block_count(map, b), bytes, k);
+    return DAMERO_OK;
+}
+
+/* The game is over when the side to move has no piece left; a position where only the
+ * side to move has pieces cannot arise (the game ended at the capture). */
+static int game_over(const struct position *p, bool *over)
+{
+    *over = position_pieces(p, p->side) == 0;
+    if (!*over && position_pieces(p, side_other(p->side)) == 0)
+        return fail(DAMERO_ERR_POSITION, "%s has no piece: the game is already over",
+                    p->side == WHITE ? "black" : "white");
+    return DAMERO_OK;
+}
+
+static enum wdl wdl_parent(enum wdl child)
+{
+    return child == WDL_WIN ? WDL_LOSS : child == WDL_LOSS ? WDL_WIN : WDL_DRAW;
+}
+
+static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out);
+
+/* A position where the side to move must capture: its WDL file holds a don't-care, so
+ * the captures are played and the positions they lead to probed. */
+static int wdl_by_captures(damero_tb *tb, const struct position *p, enum wdl *out)
+{
+    struct move_list list;
+    generate_moves(tb->v, p, 0, &list);
+    *out = WDL_LOSS;
+    for (int k = 0; k < list.count && *out != WDL_WIN; k++) {
+        struct position child;
+        enum wdl value;
+        make_move(p, &list.moves[k], &child);
+        int status = wdl_of(tb, &child, &value);
+        if (status != DAMERO_OK)
+            return status;
+        if (wdl_parent(value) == WDL_WIN || (wdl_parent(value) == WDL_DRAW && *out == WDL_LOSS))
+            *out = wdl_parent(value);
+    }
+    return DAMERO_OK;
+}
+
+static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out)
+{
+    const struct tb_table *t = NULL;
+    struct position q;
+    bool over;
+    unsigned value;
+    int status = game_over(p, &over);
+    if (status != DAMERO_OK || over) {
+        *out = dtm_wdl(dtm_no_move(tb->v));
+        return status;
+    }
+    if ((status = find_table(tb, p, METRIC_WDL, &t, &q)) != DAMERO_OK)
+        return status;
+    if ((t->file[METRIC_WDL - 1].info.flags & TABLE_FLAG_CAPTURES_DONT_CARE) &&
+        has_capture(tb->v, &q))
+        return wdl_by_captures(tb, &q, out);
+    status = read_value(tb, t, METRIC_WDL, q.side, index_of(&t->ix, &q, NULL), &value);
+    *out = (enum wdl)value;
+    return status;
+}
+
+/* DTM and MTC of p from the DTM and MTC files. */
+static int dtm_of(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc)
+{
+    const struct tb_table *t = NULL;
+    struct position q;
+    bool over;
+    unsigned d, c;
+    int status = game_over(p, &over);
+    if (status != DAMERO_OK || over) {
+        *dtm = dtm_no_move(tb->v);
+        *mtc = mtc_of_plies(0);
+        return status;
+    }
+    if ((status = find_table(tb, p, METRIC_DTM, &t, &q)) != DAMERO_OK ||
+        (status = find_table(tb, p, METRIC_MTC, &t, &q)) != DAMERO_OK)
+        return status;
+    uint64_t i = index_of(&t->ix, &q, NULL);
+    if ((status = read_value(tb, t, METRIC_DTM, q.side, i, &d)) != DAMERO_OK ||
+        (status = read_value(tb, t, METRIC_MTC, q.side, i, &c)) != DAMERO_OK)
+        return status;
+    *dtm = (dtm_t)d;
+    *mtc = (mtc_t)c;
+    return DAMERO_OK;
+}
+
+static int public_wdl(enum wdl w)
+{
+    return w == WDL_WIN ? DAMERO_WIN : w == WDL_LOSS ? DAMERO_LOSS : DAMERO_DRAW;
+}
+
+static damero_value public_value(dtm_t dtm, mtc_t mtc)
+{
+    damero_value v = { public_wdl(dtm_wdl(dtm)), -1, -1 };
+    if (dtm != DTM_DRAW) {
+        v.dtm = dtm_plies(dtm);
+        v.mtc = mtc == MTC_NONE ? -1 : mtc_plies(mtc);
+    }
+    return v;
+}
+
+int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl)
+{
+    struct position p;
+    enum wdl w;
+    if (!tb || !wdl)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_probe_wdl: a NULL argument");
+    int status = to_internal(tb, pos, &p);
+    if (status == DAMERO_OK && (status = wdl_of(tb, &p, &w)) == DAMERO_OK)
+        *wdl = public_wdl(w);
+    return status;
+}
+
+int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value)
+{
+    struct position p;
+    dtm_t dtm;
+    mtc_t mtc;
+    if (!tb || !value)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_probe: a NULL argument");
+    int status = to_internal(tb, pos, &p);
+    if (status == DAMERO_OK && (status = dtm_of(tb, &p, &dtm, &mtc)) == DAMERO_OK)
+        *value = public_value(dtm, mtc);
+    return status;
+}
+
+/* ---- moves at the root ---- */
+
+struct scored_move {
+    dtm_t dtm;        /* for the side that plays it */
+    int mtc_plies;    /* -1 in a draw */
+    damero_move move;
+};
+
+/* A move's value from the position it leads to: one ply more, and a capture or man move
+ * is itself the conversion. */
+static int score_move(damero_tb *tb, const struct position *p, const struct move *m,
+                      struct scored_move *out)
+{
+    struct position child;
+    dtm_t dtm;
+    mtc_t mtc;
+    make_move(p, m, &child);
+    int status = dtm_of(tb, &child, &dtm, &mtc);
+    if (status != DAMERO_OK)
+        return status;
+    bool converts = m->captured || (p->men[p->side] & bb_of(m->from));
+    out->dtm = dtm_parent(dtm);
+    out->mtc_plies = out->dtm == DTM_DRAW ? -1 : converts ? 1 : mtc_plies(mtc) + 1;
+    move_text(tb->v, m, out->move.text);
+    out->move.from = tb->number_of_bit[m->from];
+    out->move.to = tb->number_of_bit[m->to];
+    out->move.captures = m->num_jumps;
+    to_public(tb, &child, &out->move.after);
+    out->move.value = (damero_value){ public_wdl(dtm_wdl(out->dtm)),
+                                      out->dtm == DTM_DRAW ? -1 : dtm_plies(out->dtm),
+                                      out->mtc_plies };
+    return DAMERO_OK;
+}
+
+/* Best first: by DTM (dtm_better), then the quicker conversion in a win and the slower in
+ * a loss, then by text so that the order never depends on the move generator's. */
+static int compare_moves(const void *pa, const void *pb)
+{
+    const struct scored_move *a = pa, *b = pb;
+    if (a->dtm != b->dtm)
+        return dtm_better(a->dtm, b->dtm) ? -1 : 1;
+    if (a->mtc_plies != b->mtc_plies)
+        return (dtm_is_win(a->dtm) ? a->mtc_plies < b->mtc_plies : a->mtc_plies > b->mtc_plies)
+                   ? -1
+                   : 1;
+    return strcmp(a->move.text, b->move.text);
+}
+
+int damero_root_moves(damero_tb *tb, const damero_position *pos, damero_move *moves,
+                      int capacity, int *count)
+{
+    struct position p;
+    if (!tb || !count || (capacity > 0 && !moves))
+        return fail(DAMERO_ERR_ARGUMENT, "damero_root_moves: a NULL argument");
+    int status = to_internal(tb, pos, &p);
+    if (status != DAMERO_OK)
+        return status;
+    struct move_list *list = malloc(sizeof *list);
+    struct scored_move *scored = malloc(MAX_MOVES * sizeof *scored);
+    if (!list || !scored) {
+        status = fail(DAMERO_ERR_MEMORY, "out of memory scoring moves");
+        goto done;
+    }
+    generate_moves(tb->v, &p, 0, list);
+    *count = list->count;
+    for (int k = 0; k < list->count && status == DAMERO_OK; k++)
+        status = score_move(tb, &p, &list->moves[k], &scored[k]);
+    if (status != DAMERO_OK)
+        goto done;
+    if (list->count > capacity) {
+        status = fail(DAMERO_ERR_ARGUMENT, "the position has %d moves, room was given for %d",
+                      list->count, capacity);
+        goto done;
+    }
+    qsort(scored, (size_t)list->count, sizeof *scored, compare_moves);
+    for (int k = 0; k < list->count; k++)
+        moves[k] = scored[k].move;
+done:
+    free(list);
+    free(scored);
+    return status;
+}
+
+int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *best)
+{
+    damero_move *moves = malloc(MAX_MOVES * sizeof *moves);
+    int count = 0;
+    if (!best) {
+        free(moves);
+        return fail(DAMERO_ERR_ARGUMENT, "damero_best_move: a NULL argument");
+    }
+    if (!moves)
+        return fail(DAMERO_ERR_MEMORY, "out of memory scoring moves");
+    int status = damero_root_moves(tb, pos, moves, MAX_MOVES, &count);
+    if (status == DAMERO_OK && count == 0)
+        status = fail(DAMERO_ERR_GAME_OVER, "the side to move has no legal move");
+    if (status == DAMERO_OK)
+        *best = moves[0];
+    free(moves);
+    return status;
+}

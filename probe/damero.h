@@ -1,0 +1,168 @@
+/* damero.h: probing draughts endgame tables.
+ *
+ * The one public header of libdamero. An engine or a tool opens the tables of one variant
+ * (as `damero gen` writes them), then asks what a position is worth and which moves keep
+ * that value:
+ *
+ *     damero_tb *tb;
+ *     damero_position pos;
+ *     int wdl;
+ *     if (damero_open("russian", "tables", 64 << 20, &tb) != DAMERO_OK)
+ *         fprintf(stderr, "%s\n", damero_error_message());
+ *     damero_parse_fen(tb, "W:WKa1,Kc1,Ke1:BKh8", &pos);
+ *     if (damero_probe_wdl(tb, &pos, &wdl) == DAMERO_OK && wdl == DAMERO_WIN) ...
+ *
+ * Values are for the side to move. DTM (distance to mate) is the number of plies until the
+ * game ends under best play, the winner taking the shortest way and the loser the longest.
+ * MTC (moves to conversion) is the number of plies until the next capture or man move
+ * under best play, the winner keeping the win (see probe/value.h for the details).
+ *
+ * Positions are bitboards in the variant's own square numbering: bit n-1 stands for
+ * square n, numbered as the variant's federation numbers the board (1..32 or 1..50; the
+ * algebraic variants count a1, c1, e1, g1, b2, ... h8 as 1..32).
+ *
+ * Errors: every function that can fail returns an enum damero_status (DAMERO_OK is 0,
+ * failures are negative) and leaves a sentence for damero_error_message(). The library
+ * never prints and never aborts.
+ *
+ * Threads: after damero_open() returns, any number of threads may probe one handle at
+ * once. damero_close() must not run while another thread still uses the handle. */
+#ifndef DAMERO_H
+#define DAMERO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DAMERO_VERSION "0.1.0"
+
+enum damero_status {
+    DAMERO_OK = 0,
+    DAMERO_ERR_ARGUMENT = -1,  /* a NULL pointer, or too little room for the result */
+    DAMERO_ERR_VARIANT = -2,   /* an unknown variant, or a table file of another variant */
+    DAMERO_ERR_POSITION = -3,  /* the position or FEN cannot stand on the variant's board */
+    DAMERO_ERR_MISSING = -4,   /* no table for the position's material, or for a material
+                                  one of its captures leads to */
+    DAMERO_ERR_IO = -5,        /* a directory or file cannot be opened or read */
+    DAMERO_ERR_FORMAT = -6,    /* a file is not a damero table, or its header is damaged */
+    DAMERO_ERR_TRUNCATED = -7, /* a file is shorter (or longer) than its header says */
+    DAMERO_ERR_VERSION = -8,   /* a table of a format or index version this library does not read */
+    DAMERO_ERR_CORRUPT = -9,   /* a checksum does not match: the file is damaged */
+    DAMERO_ERR_MEMORY = -10,   /* out of memory */
+    DAMERO_ERR_GAME_OVER = -11 /* the side to move has no legal move (for best_move) */
+};
+
+enum damero_color { DAMERO_WHITE = 0, DAMERO_BLACK = 1 };
+
+/* Results for the side to move. */
+enum damero_wdl { DAMERO_LOSS = -1, DAMERO_DRAW = 0, DAMERO_WIN = 1 };
+
+typedef struct damero_position {
+    uint64_t men[2];   /* by enum damero_color: bit n-1 set when a man stands on square n */
+    uint64_t kings[2];
+    int side_to_move;  /* DAMERO_WHITE or DAMERO_BLACK */
+} damero_position;
+
+typedef struct damero_value {
+    int wdl;  /* enum damero_wdl */
+    int dtm;  /* plies to the end of the game under best play; -1 in a draw */
+    int mtc;  /* plies to the next capture or man move under best play; -1 in a draw */
+} damero_value;
+
+#define DAMERO_MOVE_TEXT_SIZE 80
+#define DAMERO_FEN_SIZE 256
+
+typedef struct damero_move {
+    char text[DAMERO_MOVE_TEXT_SIZE]; /* as players write it: "31-27", "c3:e5:c7" */
+    int from, to;                     /* square numbers */
+    int captures;                     /* pieces taken, 0 for a quiet move */
+    damero_position after;            /* the position the move leads to */
+    damero_value value;               /* what the move is worth to the side that plays it:
+                                         dtm and mtc count from before the move */
+} damero_move;
+
+typedef struct damero_tb damero_tb;
+
+/* The message of the last call in this thread that failed: one sentence naming what went
+ * wrong ("no table for KKKMvK in tables/russian"). Valid until this thread's next failed
+ * call. Thread-safe. */
+const char *damero_error_message(void);
+
+/* Opens the tables of a variant: the files dir/<variant>/<material>.{wdl,dtm,mtc} that
+ * `damero gen --dir dir` writes. Every table file there is mapped and its header and
+ * block directory checked; other files are ignored. Values are read later, a block at a
+ * time, and kept in a cache of at most cache_bytes bytes (0 keeps nothing: every probe
+ * decompresses).
+ *
+ * variant:     "international", "brazilian", "russian", "pool", "spanish", "czech",
+ *              "italian", "english", "poddavki" or "ganapierde".
+ * dir:         the tables' root directory, as given to `damero gen --dir`.
+ * cache_bytes: the most memory the block cache may use; 16 MB to 256 MB suit an engine.
+ * tb:          receives the handle (NULL on failure).
+ *
+ * Returns DAMERO_OK, or DAMERO_ERR_VARIANT (unknown variant, or a file of another one),
+ * DAMERO_ERR_IO, DAMERO_ERR_FORMAT, DAMERO_ERR_TRUNCATED, DAMERO_ERR_VERSION,
+ * DAMERO_ERR_CORRUPT (naming the bad file), or DAMERO_ERR_MEMORY. A directory without
+ * tables opens (every probe then reports DAMERO_ERR_MISSING). Not thread-safe with
+ * respect to the same handle. */
+int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero_tb **tb);
+
+/* Unmaps the tables and frees the handle. NULL is allowed. */
+void damero_close(damero_tb *tb);
+
+/* The variant's name as given to damero_open, and the most pieces of any material that
+ * has a WDL table (0 when there is none). Thread-safe. */
+const char *damero_variant(const damero_tb *tb);
+int damero_max_pieces(const damero_tb *tb);
+
+/* Reads a FEN in the variant's notation ("W:W31,32,K45:B1,2,K7" or "B:WKa1:BKh8") into
+ * pos, checking that the position can stand on the board. Returns DAMERO_OK or
+ * DAMERO_ERR_POSITION. Thread-safe. */
+int damero_parse_fen(const damero_tb *tb, const char *fen, damero_position *pos);
+
+/* Writes pos as a FEN into fen. Returns DAMERO_OK or DAMERO_ERR_POSITION. Thread-safe. */
+int damero_write_fen(const damero_tb *tb, const damero_position *pos,
+                     char fen[DAMERO_FEN_SIZE]);
+
+/* The win, draw or loss of pos for the side to move, from the WDL tables: the fastest
+ * probe. Where the side to move must capture, the library plays the captures and probes
+ * the positions they lead to, so those tables must be present too.
+ *
+ * wdl: receives DAMERO_WIN, DAMERO_DRAW or DAMERO_LOSS.
+ *
+ * Returns DAMERO_OK, DAMERO_ERR_POSITION, DAMERO_ERR_MISSING (no table for the material),
+ * DAMERO_ERR_CORRUPT (a damaged block) or DAMERO_ERR_MEMORY. Thread-safe. */
+int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
+
+/* The value of pos with its DTM and MTC, from the DTM and MTC tables (not the WDL ones).
+ * A position where the side to move has no piece or no move is over: its DTM and MTC
+ * are 0. Returns as damero_probe_wdl. Thread-safe. */
+int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value);
+
+/* Every legal move of pos with its value for the side to move, best first: wins by the
+ * fewest plies, then draws, then losses by the most plies (ties: the quicker conversion
+ * for a win, the slower for a loss, then the move's text).
+ *
+ * moves:    room for `capacity` moves.
+ * count:    receives the number of legal moves (0 when the game is over).
+ *
+ * Returns DAMERO_OK; DAMERO_ERR_ARGUMENT when the position has more moves than capacity
+ * (*count says how many); or an error of damero_probe for the position a move leads to.
+ * Thread-safe. */
+int damero_root_moves(damero_tb *tb, const damero_position *pos, damero_move *moves,
+                      int capacity, int *count);
+
+/* The best move of pos, as the first of damero_root_moves: the shortest win, a drawing
+ * move in a draw, the longest loss. Playing it from both sides ends a won game in exactly
+ * the DTM plies. Returns as damero_root_moves, or DAMERO_ERR_GAME_OVER when the side to
+ * move has no legal move. Thread-safe. */
+int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *best);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

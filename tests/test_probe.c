@@ -1,0 +1,177 @@
+/* The probing library (damero.h) against the generator: every position of small tables,
+ * probed through the public API from files on disk, has the value the generator holds in
+ * memory, including the positions whose WDL is stored as a don't-care. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include "test_util.h"
+
+#include <ftw.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "damero.h"
+
+struct fixture {
+    char dir[64];
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/damero-test-probe-XXXXXX");
+    if (!mkdtemp(f->dir))
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    nftw(f->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(f);
+    return 0;
+}
+
+/* Builds every material of up to `pieces` pieces: into dir/<variant> for the library,
+ * and separately in memory (ts), where the generator keeps every table it solved. */
+static void build_all(struct tableset *ts, const struct variant *v, const char *dir,
+                      int pieces)
+{
+    struct material wanted[256];
+    struct build_options options = { 0 };
+    struct tableset on_disk;
+    char err[512], variant_dir[256];
+    int n = 0;
+    for (int k = 2; k <= pieces; k++)
+        n += material_list(v, k, wanted + n, 256 - n);
+    snprintf(variant_dir, sizeof variant_dir, "%s/%s", dir, v->name);
+    tableset_init(&on_disk, v, variant_dir);
+    tableset_init(ts, v, NULL);
+    if (build_materials(&on_disk, wanted, n, &options, err, sizeof err) < 0 ||
+        build_materials(ts, wanted, n, &options, err, sizeof err) < 0)
+        fail_msg("%s: %s", v->name, err);
+    tableset_free(&on_disk);
+}
+
+/* The public bitboard of a set of squares: bit n-1 for square number n. */
+static uint64_t numbered(const struct variant *v, bb_t squares)
+{
+    static const struct variant *cached;
+    static int number[MAX_SQUARES];
+    int bit;
+    if (cached != v) {
+        for (bit = 0; bit < MAX_SQUARES; bit++)
+            number[bit] = bb_of(bit) & v->board()->board ? square_number(v, bit) : 0;
+        cached = v;
+    }
+    uint64_t out = 0;
+    BB_FOR_EACH(bit, squares)
+        out |= (uint64_t)1 << (number[bit] - 1);
+    return out;
+}
+
+static damero_position public_position(const struct variant *v, const struct position *p)
+{
+    damero_position out = { .side_to_move = (int)p->side };
+    for (int s = 0; s < 2; s++) {
+        out.men[s] = numbered(v, p->men[s]);
+        out.kings[s] = numbered(v, p->kings[s]);
+    }
+    return out;
+}
+
+static int expected_wdl(dtm_t dtm)
+{
+    return dtm == DTM_DRAW ? DAMERO_DRAW : dtm_is_win(dtm) ? DAMERO_WIN : DAMERO_LOSS;
+}
+
+struct tally {
+    uint64_t positions, captures;
+};
+
+/* Probes p (and its colour-flipped twin) and compares with the generator's value. */
+static void check_position(damero_tb *tb, const struct tableset *ts, const struct position *p,
+                           struct tally *tally)
+{
+    const struct variant *v = ts->v;
+    struct position twin;
+    dtm_t dtm;
+    mtc_t mtc;
+    assert_int_equal(tableset_value(ts, p, &dtm, &mtc), 0);
+    position_flip_colours(v, p, &twin);
+    const struct position *both[2] = { p, &twin };
+    for (int k = 0; k < 2; k++) {
+        damero_position pos = public_position(v, both[k]);
+        damero_value value;
+        int wdl;
+        char fen[FEN_SIZE];
+        if (damero_probe_wdl(tb, &pos, &wdl) != DAMERO_OK ||
+            damero_probe(tb, &pos, &value) != DAMERO_OK) {
+            fen_print(v, both[k], fen);
+            fail_msg("%s %s: %s", v->name, fen, damero_error_message());
+        }
+        int want_dtm = dtm == DTM_DRAW ? -1 : dtm_plies(dtm);
+        int want_mtc = dtm == DTM_DRAW ? -1 : mtc_plies(mtc);
+        if (wdl != expected_wdl(dtm) || value.wdl != wdl || value.dtm != want_dtm ||
+            value.mtc != want_mtc) {
+            fen_print(v, both[k], fen);
+            fail_msg("%s %s: library says wdl %d (%d), dtm %d, mtc %d; generator %d, %d, %d",
+                     v->name, fen, wdl, value.wdl, value.dtm, value.mtc, expected_wdl(dtm),
+                     want_dtm, want_mtc);
+        }
+    }
+    tally->positions++;
+    tally->captures += has_capture(v, p);
+}
+
+static void check_variant(struct fixture *f, const char *name, int pieces)
+{
+    const struct variant *v = test_variant(name);
+    struct tableset ts;
+    damero_tb *tb;
+    struct tally tally = { 0 };
+    build_all(&ts, v, f->dir, pieces);
+    if (damero_open(name, f->dir, 1 << 20, &tb) != DAMERO_OK)
+        fail_msg("%s: %s", name, damero_error_message());
+    assert_int_equal(damero_max_pieces(tb), pieces);
+    for (int c = 0; c < MATERIAL_CODES; c++) {
+        const struct table *t = ts.by_code[c];
+        for (int side = 0; t && side < 2; side++)
+            for (uint64_t i = 0; i < t->ix.size; i++) {
+                struct position p;
+                index_position(&t->ix, i, (enum side)side, &p);
+                check_position(tb, &ts, &p, &tally);
+            }
+    }
+    /* the don't-care path was taken, often */
+    assert_true(tally.captures > tally.positions / 100);
+    damero_close(tb);
+    tableset_free(&ts);
+}
+
+static void test_every_position_russian(void **state) { check_variant(*state, "russian", 4); }
+static void test_every_position_english(void **state) { check_variant(*state, "english", 3); }
+static void test_every_position_international(void **state)
+{
+    check_variant(*state, "international", 3);
+}
+static void test_every_position_poddavki(void **state) { check_variant(*state, "poddavki", 3); }
+static void test_every_position_italian(void **state) { check_variant(*state, "italian", 3); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_every_position_russian, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_english, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_international, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_poddavki, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_italian, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
