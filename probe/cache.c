@@ -2,75 +2,61 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tablefile.h"
 
 #define MIN_SHARD_BYTES (256 * 1024) /* several of the largest blocks */
 #define MAX_SHARDS 64
-#define NO_ENTRY (-1)
+#define SMALLEST_COMMON_BLOCK 2048   /* a full WDL block */
 
-struct entry {
-    uint64_t key;
-    uint8_t *data;      /* NULL when the entry is free */
+struct cached_block {
+    uint64_t block;
+    uint32_t file;
     uint32_t bytes;
-    uint32_t count;
-    uint8_t value_bits;
-    bool referenced;    /* probed since the clock hand last passed */
-    int32_t next;       /* the next entry in its bucket, or in the free list */
+    uint8_t data[];
 };
+
+/* A pointer to a cached block, with REFERENCED set when it was probed since the clock
+ * hand last passed; 0 when the block is not cached. */
+typedef uintptr_t block_ref;
+#define REFERENCED ((block_ref)1)
+
+static struct cached_block *block_of(block_ref r)
+{
+    return (struct cached_block *)(r & ~REFERENCED);
+}
 
 struct shard {
     pthread_mutex_t lock;
-    struct entry *entries;
+    struct cached_block **ring; /* the blocks this shard holds, NULL for a free place */
     int32_t capacity;
-    int32_t free_list;
-    int32_t *buckets;
-    uint32_t bucket_mask;
     int32_t hand;
     size_t bytes, budget;
 };
 
 struct block_cache {
+    block_ref **blocks;            /* by file, then block number */
+    uint32_t num_files, files_capacity;
     int num_shards;
     struct shard shards[];
 };
 
-static uint64_t mix(uint64_t key)
+static struct shard *shard_of(struct block_cache *c, uint32_t file, uint64_t block)
 {
-    key *= 0x9e3779b97f4a7c15ull;
-    return key ^ (key >> 29);
-}
-
-static struct shard *shard_of(struct block_cache *c, uint64_t hash)
-{
-    return &c->shards[(hash >> 48) % (uint64_t)c->num_shards];
-}
-
-static int32_t *bucket_of(struct shard *s, uint64_t hash)
-{
-    return &s->buckets[hash & s->bucket_mask];
+    uint64_t h = ((uint64_t)file << 40 ^ block) * 0x9e3779b97f4a7c15ull;
+    return &c->shards[(h >> 40) % (uint64_t)c->num_shards];
 }
 
 static int shard_init(struct shard *s, size_t budget)
 {
-    /* the smallest block a cache meets often is a full WDL block (2048 bytes) */
-    size_t capacity = budget / 2048 + 16, buckets = 1;
-    while (buckets < capacity)
-        buckets <<= 1;
-    s->entries = calloc(capacity, sizeof *s->entries);
-    s->buckets = malloc(buckets * sizeof *s->buckets);
-    if (!s->entries || !s->buckets || pthread_mutex_init(&s->lock, NULL) != 0) {
-        free(s->entries);
-        free(s->buckets);
+    s->capacity = (int32_t)(budget / SMALLEST_COMMON_BLOCK + 16);
+    s->ring = calloc((size_t)s->capacity, sizeof *s->ring);
+    if (!s->ring || pthread_mutex_init(&s->lock, NULL) != 0) {
+        free(s->ring);
+        s->ring = NULL;
         return -1;
     }
-    s->capacity = (int32_t)capacity;
-    s->bucket_mask = (uint32_t)(buckets - 1);
-    for (size_t b = 0; b < buckets; b++)
-        s->buckets[b] = NO_ENTRY;
-    for (int32_t e = 0; e < s->capacity; e++)
-        s->entries[e].next = e + 1 < s->capacity ? e + 1 : NO_ENTRY;
-    s->free_list = 0;
     s->budget = budget;
     return 0;
 }
@@ -78,9 +64,8 @@ static int shard_init(struct shard *s, size_t budget)
 static void shard_free(struct shard *s)
 {
     for (int32_t e = 0; e < s->capacity; e++)
-        free(s->entries[e].data);
-    free(s->entries);
-    free(s->buckets);
+        free(s->ring[e]);
+    free(s->ring);
     pthread_mutex_destroy(&s->lock);
 }
 
@@ -112,92 +97,96 @@ void block_cache_free(struct block_cache *c)
         return;
     for (int i = 0; i < c->num_shards; i++)
         shard_free(&c->shards[i]);
+    for (uint32_t f = 0; f < c->num_files; f++)
+        free(c->blocks[f]);
+    free(c->blocks);
     free(c);
 }
 
-static int32_t find(struct shard *s, uint64_t key, uint64_t hash)
+int64_t block_cache_add_file(struct block_cache *c, uint64_t num_blocks)
 {
-    int32_t e = *bucket_of(s, hash);
-    while (e != NO_ENTRY && s->entries[e].key != key)
-        e = s->entries[e].next;
-    return e;
+    if (!c)
+        return 0;
+    if (c->num_files == c->files_capacity) {
+        uint32_t capacity = c->files_capacity ? 2 * c->files_capacity : 64;
+        block_ref **grown = realloc(c->blocks, capacity * sizeof *grown);
+        if (!grown)
+            return -1;
+        c->blocks = grown;
+        c->files_capacity = capacity;
+    }
+    if (!(c->blocks[c->num_files] = calloc(num_blocks + 1, sizeof **c->blocks)))
+        return -1;
+    return c->num_files++;
 }
 
-static unsigned read_entry(struct entry *entry, uint32_t k)
-{
-    entry->referenced = true;
-    return table_raw_value(entry->value_bits, entry->data, entry->count, k);
-}
-
-bool block_cache_value(struct block_cache *c, uint64_t key, uint32_t k, unsigned *value)
+bool block_cache_value(struct block_cache *c, uint32_t file, uint64_t block,
+                       uint32_t value_bits, uint32_t count, uint32_t k, unsigned *value)
 {
     if (!c)
         return false;
-    uint64_t hash = mix(key);
-    struct shard *s = shard_of(c, hash);
+    struct shard *s = shard_of(c, file, block);
     pthread_mutex_lock(&s->lock);
-    int32_t e = find(s, key, hash);
-    if (e != NO_ENTRY)
-        *value = read_entry(&s->entries[e], k);
+    block_ref r = c->blocks[file][block];
+    if (r) {
+        *value = table_raw_value(value_bits, block_of(r)->data, count, k);
+        if (!(r & REFERENCED))
+            c->blocks[file][block] = r | REFERENCED;
+    }
     pthread_mutex_unlock(&s->lock);
-    return e != NO_ENTRY;
+    return r != 0;
 }
 
-static void evict(struct shard *s, int32_t victim)
-{
-    struct entry *entry = &s->entries[victim];
-    int32_t *link = bucket_of(s, mix(entry->key));
-    while (*link != victim)
-        link = &s->entries[*link].next;
-    *link = entry->next;
-    s->bytes -= entry->bytes;
-    free(entry->data);
-    entry->data = NULL;
-    entry->next = s->free_list;
-    s->free_list = victim;
-}
-
-/* Evicts with the clock until `bytes` more fit and an entry is free. Returns false when
- * they cannot fit even in an empty shard. */
-static bool make_room(struct shard *s, size_t bytes)
+/* Evicts with the clock until `bytes` more fit; returns the free place in the ring for
+ * them, or -1 when they cannot fit even in an empty shard. */
+static int32_t make_room(struct block_cache *c, struct shard *s, size_t bytes)
 {
     if (bytes > s->budget)
-        return false;
-    while (s->bytes + bytes > s->budget || s->free_list == NO_ENTRY) {
-        struct entry *entry = &s->entries[s->hand];
-        if (entry->data && entry->referenced)
-            entry->referenced = false;
-        else if (entry->data)
-            evict(s, s->hand);
+        return -1;
+    for (;;) {
+        int32_t place = s->hand;
+        struct cached_block *b = s->ring[place];
         s->hand = (s->hand + 1) % s->capacity;
+        if (b) {
+            block_ref *r = &c->blocks[b->file][b->block];
+            if (*r & REFERENCED) {
+                *r &= ~REFERENCED;
+                continue;
+            }
+            *r = 0;
+            s->bytes -= b->bytes;
+            free(b);
+            s->ring[place] = NULL;
+        }
+        if (s->bytes + bytes <= s->budget)
+            return place;
     }
-    return true;
 }
 
-unsigned block_cache_insert(struct block_cache *c, uint64_t key, uint8_t *data,
-                            uint32_t value_bits, uint32_t count, size_t bytes, uint32_t k)
+unsigned block_cache_insert(struct block_cache *c, uint32_t file, uint64_t block,
+                            const uint8_t *data, uint32_t value_bits, uint32_t count,
+                            size_t bytes, uint32_t k)
 {
     unsigned value = table_raw_value(value_bits, data, count, k);
-    if (!c) {
-        free(data);
+    if (!c)
         return value;
-    }
-    uint64_t hash = mix(key);
-    struct shard *s = shard_of(c, hash);
+    /* a block that cannot be kept is read again by the next probe */
+    struct cached_block *b = malloc(sizeof *b + bytes);
+    if (!b)
+        return value;
+    *b = (struct cached_block){ .block = block, .file = file, .bytes = (uint32_t)bytes };
+    memcpy(b->data, data, bytes);
+    struct shard *s = shard_of(c, file, block);
     pthread_mutex_lock(&s->lock);
+    int32_t place;
     /* another thread may have brought the same block meanwhile */
-    if (find(s, key, hash) == NO_ENTRY && make_room(s, bytes)) {
-        int32_t e = s->free_list;
-        struct entry *entry = &s->entries[e];
-        s->free_list = entry->next;
-        *entry = (struct entry){ .key = key, .data = data, .bytes = (uint32_t)bytes,
-                                 .count = count, .value_bits = (uint8_t)value_bits,
-                                 .referenced = true, .next = *bucket_of(s, hash) };
-        *bucket_of(s, hash) = e;
+    if (!c->blocks[file][block] && (place = make_room(c, s, bytes)) >= 0) {
+        s->ring[place] = b;
         s->bytes += bytes;
-        data = NULL;
+        c->blocks[file][block] = (block_ref)b | REFERENCED;
+        b = NULL;
     }
     pthread_mutex_unlock(&s->lock);
-    free(data);
+    free(b);
     return value;
 }

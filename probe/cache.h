@@ -1,10 +1,14 @@
 /* The block cache of a probing handle: decompressed table blocks, shared by every thread
  * that probes, within a memory budget the caller sets.
  *
- * The cache is split into shards, each with its own lock, so that threads probing
- * different blocks rarely wait for each other. A lookup copies the one value it needs
- * while holding the shard's lock: no block is ever used after it has been evicted.
- * Eviction is CLOCK (second chance), which keeps the blocks probed again and again. */
+ * Each table file registered gets an array with a pointer per block, so that a lookup
+ * is one load from that small array and one from the block's data: random probes are
+ * bound by memory latency, and every hop saved counts. For the same reason the CLOCK
+ * "referenced" mark is the pointer's low bit rather than a field of the block. The blocks are split into shards,
+ * each with its own lock, so that threads probing different blocks rarely wait for each
+ * other. A lookup copies the one value it needs while holding the shard's lock: no block
+ * is ever read after it has been evicted. Eviction is CLOCK (second chance), which keeps
+ * the blocks probed again and again. */
 #ifndef DAMERO_CACHE_H
 #define DAMERO_CACHE_H
 
@@ -19,14 +23,23 @@ struct block_cache;
 struct block_cache *block_cache_create(size_t bytes, bool *failed);
 void block_cache_free(struct block_cache *c);
 
-/* When block `key` is cached, stores its value k in *value and returns true. c may be
- * NULL (nothing cached). Thread-safe. */
-bool block_cache_value(struct block_cache *c, uint64_t key, uint32_t k, unsigned *value);
+/* Registers a file of num_blocks blocks; returns its number for the calls below, or -1
+ * when memory runs out. c may be NULL (returns 0). Not thread-safe: register every file
+ * before probing. */
+int64_t block_cache_add_file(struct block_cache *c, uint64_t num_blocks);
 
-/* Hands a decompressed block to the cache (which frees it when it is evicted, or at once
- * when it cannot be kept) and returns its value k. `data` holds `count` values of
- * `value_bits` bits in `bytes` bytes, as table_raw_value() reads them. Thread-safe. */
-unsigned block_cache_insert(struct block_cache *c, uint64_t key, uint8_t *data,
-                            uint32_t value_bits, uint32_t count, size_t bytes, uint32_t k);
+/* When block `block` of file `file` is cached, stores its value k in *value and returns
+ * true. The block holds `count` values of `value_bits` bits (the caller knows them from
+ * the table, which saves reading them from the block). c may be NULL (nothing cached).
+ * Thread-safe. */
+bool block_cache_value(struct block_cache *c, uint32_t file, uint64_t block,
+                       uint32_t value_bits, uint32_t count, uint32_t k, unsigned *value);
+
+/* Hands a decompressed block to the cache, which keeps it if it can, and returns its
+ * value k. `data` holds `count` values of `value_bits` bits in `bytes` bytes, as
+ * table_raw_value() reads them; the caller keeps it. Thread-safe. */
+unsigned block_cache_insert(struct block_cache *c, uint32_t file, uint64_t block,
+                            const uint8_t *data, uint32_t value_bits, uint32_t count,
+                            size_t bytes, uint32_t k);
 
 #endif

@@ -19,16 +19,17 @@
 #include "tablefile.h"
 #include "value.h"
 
+_Static_assert(DAMERO_MAX_MOVES == MAX_MOVES, "the public bound is the move generator's");
+
 #define NUM_METRICS 3
 #define PATH_SIZE 4096
-#define FILE_ID_SHIFT 40 /* cache keys: file number above, block number below */
 
 /* One material's tables: its index and whichever of its three files exist. */
 struct tb_table {
     struct material m;
     struct material_index ix;
     struct table_map file[NUM_METRICS]; /* by metric - 1; .file is NULL when absent */
-    uint64_t file_id[NUM_METRICS];
+    uint32_t cache_file[NUM_METRICS];   /* the file's number in the block cache */
 };
 
 struct damero_tb {
@@ -36,7 +37,6 @@ struct damero_tb {
     char dir[PATH_SIZE];                   /* dir/<variant> */
     struct tb_table *by_code[MATERIAL_CODES];
     int max_pieces;
-    uint64_t num_files;
     struct block_cache *cache;
     pthread_mutex_t dctx_lock;             /* guards the pool of zstd contexts */
     ZSTD_DCtx **dctx_pool;
@@ -178,8 +178,11 @@ static int open_file(damero_tb *tb, const char *name)
     int status = table_map_open(path, map, err, sizeof err);
     if (status != TABLE_OK)
         return fail(status_of(status), "%s", err);
-    t->file_id[metric - 1] = tb->num_files++;
     status = check_identity(tb, path, material, metric, t, &map->info);
+    int64_t cache_file = block_cache_add_file(tb->cache, map->num_blocks);
+    if (status == DAMERO_OK && cache_file < 0)
+        status = fail(DAMERO_ERR_MEMORY, "out of memory opening %s", path);
+    t->cache_file[metric - 1] = (uint32_t)cache_file;
     if (status == DAMERO_OK && metric == METRIC_WDL && material_pieces(&m) > tb->max_pieces)
         tb->max_pieces = material_pieces(&m);
     return status;
@@ -352,8 +355,11 @@ int damero_write_fen(const damero_tb *tb, const damero_position *pos, char fen[D
 
 /* ---- reading values ---- */
 
-/* The table of p's material, and p in that table's colour orientation. */
-static int find_table(const damero_tb *tb, const struct position *p, enum table_metric metric,
+#define NEEDS(metric) (1u << (metric))
+
+/* The table of p's material, and p in that table's colour orientation. `needed` says
+ * which of its files must exist (NEEDS(METRIC_DTM) | ...). */
+static int find_table(const damero_tb *tb, const struct position *p, unsigned needed,
                       const struct tb_table **t, struct position *oriented)
 {
     struct material m = material_of(p);
@@ -366,11 +372,12 @@ static int find_table(const damero_tb *tb, const struct position *p, enum table_
         m = material_flipped(&m);
     }
     *t = tb->by_code[material_code(&m)];
-    if (!*t || !(*t)->file[metric - 1].file) {
-        material_name(&m, name);
-        return fail(DAMERO_ERR_MISSING, "no %s table for %s in %s", table_metric_suffix(metric),
-                    name, tb->dir);
-    }
+    for (int metric = METRIC_WDL; metric <= METRIC_MTC; metric++)
+        if ((needed & NEEDS(metric)) && (!*t || !(*t)->file[metric - 1].file)) {
+            material_name(&m, name);
+            return fail(DAMERO_ERR_MISSING, "no %s table for %s in %s",
+                        table_metric_suffix((enum table_metric)metric), name, tb->dir);
+        }
     return DAMERO_OK;
 }
 
@@ -381,9 +388,10 @@ static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric
     const struct table_map *map = &t->file[metric - 1];
     uint64_t b = table_block_of(map, side, i);
     uint32_t k = (uint32_t)(i % map->block_values);
-    uint64_t key = t->file_id[metric - 1] << FILE_ID_SHIFT | b;
+    uint32_t file = t->cache_file[metric - 1];
     char err[512];
-    if (block_cache_value(tb->cache, key, k, value))
+    if (block_cache_value(tb->cache, file, b, map->info.value_bits, table_block_count(map, b),
+                          k, value))
         return DAMERO_OK;
     size_t bytes = table_block_bytes(map, b);
     uint8_t *data = malloc(bytes + 1);
@@ -392,14 +400,14 @@ static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric
                               : TABLE_ERR_MEMORY;
     if (dctx)
         give_dctx(tb, dctx);
-    if (status != TABLE_OK) {
-        free(data);
-        return status == TABLE_ERR_MEMORY ? fail(DAMERO_ERR_MEMORY, "out of memory reading %s",
-                                                 tb->dir)
-                                          : fail(status_of(status), "%s/%s", tb->dir, err);
-    }
-    *value = block_cache_insert(tb->cache, key, data, map->info.value_bits,
-                                table_block_count(map, b), bytes, k);
+    if (status == TABLE_OK)
+        *value = block_cache_insert(tb->cache, file, b, data, map->info.value_bits,
+                                    table_block_count(map, b), bytes, k);
+    free(data);
+    if (status == TABLE_ERR_MEMORY)
+        return fail(DAMERO_ERR_MEMORY, "out of memory reading %s", tb->dir);
+    if (status != TABLE_OK)
+        return fail(status_of(status), "%s/%s", tb->dir, err);
     return DAMERO_OK;
 }
 
@@ -452,7 +460,7 @@ static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out)
         *out = dtm_wdl(dtm_no_move(tb->v));
         return status;
     }
-    if ((status = find_table(tb, p, METRIC_WDL, &t, &q)) != DAMERO_OK)
+    if ((status = find_table(tb, p, NEEDS(METRIC_WDL), &t, &q)) != DAMERO_OK)
         return status;
     if ((t->file[METRIC_WDL - 1].info.flags & TABLE_FLAG_CAPTURES_DONT_CARE) &&
         has_capture(tb->v, &q))
@@ -475,8 +483,7 @@ static int dtm_of(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mt
         *mtc = mtc_of_plies(0);
         return status;
     }
-    if ((status = find_table(tb, p, METRIC_DTM, &t, &q)) != DAMERO_OK ||
-        (status = find_table(tb, p, METRIC_MTC, &t, &q)) != DAMERO_OK)
+    if ((status = find_table(tb, p, NEEDS(METRIC_DTM) | NEEDS(METRIC_MTC), &t, &q)) != DAMERO_OK)
         return status;
     uint64_t i = index_of(&t->ix, &q, NULL);
     if ((status = read_value(tb, t, METRIC_DTM, q.side, i, &d)) != DAMERO_OK ||
@@ -581,7 +588,10 @@ int damero_root_moves(damero_tb *tb, const damero_position *pos, damero_move *mo
     struct position p;
     if (!tb || !count || (capacity > 0 && !moves))
         return fail(DAMERO_ERR_ARGUMENT, "damero_root_moves: a NULL argument");
+    bool over;
     int status = to_internal(tb, pos, &p);
+    if (status == DAMERO_OK)
+        status = game_over(&p, &over);
     if (status != DAMERO_OK)
         return status;
     struct move_list *list = malloc(sizeof *list);
@@ -612,7 +622,7 @@ done:
 
 int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *best)
 {
-    damero_move *moves = malloc(MAX_MOVES * sizeof *moves);
+    damero_move *moves = malloc(DAMERO_MAX_MOVES * sizeof *moves);
     int count = 0;
     if (!best) {
         free(moves);
@@ -620,7 +630,7 @@ int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *bes
     }
     if (!moves)
         return fail(DAMERO_ERR_MEMORY, "out of memory scoring moves");
-    int status = damero_root_moves(tb, pos, moves, MAX_MOVES, &count);
+    int status = damero_root_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count);
     if (status == DAMERO_OK && count == 0)
         status = fail(DAMERO_ERR_GAME_OVER, "the side to move has no legal move");
     if (status == DAMERO_OK)

@@ -15,7 +15,8 @@
  * Values are for the side to move. DTM (distance to mate) is the number of plies until the
  * game ends under best play, the winner taking the shortest way and the loser the longest.
  * MTC (moves to conversion) is the number of plies until the next capture or man move
- * under best play, the winner keeping the win (see probe/value.h for the details).
+ * under best play, that capture or man move included, the winner keeping the win (see
+ * probe/value.h for the details).
  *
  * Positions are bitboards in the variant's own square numbering: bit n-1 stands for
  * square n, numbered as the variant's federation numbers the board (1..32 or 1..50; the
@@ -69,10 +70,12 @@ typedef struct damero_position {
 typedef struct damero_value {
     int wdl;  /* enum damero_wdl */
     int dtm;  /* plies to the end of the game under best play; -1 in a draw */
-    int mtc;  /* plies to the next capture or man move under best play; -1 in a draw */
+    int mtc;  /* plies to the next capture or man move under best play, that move
+                 included; -1 in a draw */
 } damero_value;
 
 #define DAMERO_MOVE_TEXT_SIZE 80
+#define DAMERO_MAX_MOVES 512 /* more legal moves than any position has */
 #define DAMERO_FEN_SIZE 256
 
 typedef struct damero_move {
@@ -104,10 +107,10 @@ const char *damero_error_message(void);
  * tb:          receives the handle (NULL on failure).
  *
  * Returns DAMERO_OK, or DAMERO_ERR_VARIANT (unknown variant, or a file of another one),
- * DAMERO_ERR_IO, DAMERO_ERR_FORMAT, DAMERO_ERR_TRUNCATED, DAMERO_ERR_VERSION,
- * DAMERO_ERR_CORRUPT (naming the bad file), or DAMERO_ERR_MEMORY. A directory without
- * tables opens (every probe then reports DAMERO_ERR_MISSING). Not thread-safe with
- * respect to the same handle. */
+ * DAMERO_ERR_IO (dir is not a directory), DAMERO_ERR_FORMAT, DAMERO_ERR_TRUNCATED,
+ * DAMERO_ERR_VERSION, DAMERO_ERR_CORRUPT (naming the bad file), or DAMERO_ERR_MEMORY.
+ * When dir exists but holds no <variant> folder, the handle opens with no tables (every
+ * probe then reports DAMERO_ERR_MISSING): tables may simply not be built yet. */
 int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero_tb **tb);
 
 /* Unmaps the tables and frees the handle. NULL is allowed. */
@@ -146,7 +149,7 @@ int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value)
  * fewest plies, then draws, then losses by the most plies (ties: the quicker conversion
  * for a win, the slower for a loss, then the move's text).
  *
- * moves:    room for `capacity` moves.
+ * moves:    room for `capacity` moves; DAMERO_MAX_MOVES is always enough.
  * count:    receives the number of legal moves (0 when the game is over).
  *
  * Returns DAMERO_OK; DAMERO_ERR_ARGUMENT when the position has more moves than capacity

@@ -445,8 +445,8 @@ int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, ui
     size_t got = ZSTD_decompressDCtx(dctx, raw, want, blocks_start(map) + at,
                                      block_offset(map, b + 1) - at);
     if (ZSTD_isError(got) || got != want) {
-        snprintf(err, err_size, "%s %s%s: block %llu is damaged (%s)", map->info.variant,
-                 map->info.material, table_metric_suffix(map->info.metric),
+        snprintf(err, err_size, "%s%s: block %llu is damaged (%s)", map->info.material,
+                 table_metric_suffix(map->info.metric),
                  (unsigned long long)b,
                  ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
         return TABLE_ERR_CORRUPT;

@@ -115,7 +115,7 @@ size_t table_block_bytes(const struct table_map *map, uint64_t b);
 
 /* Decompresses block b into raw (table_block_bytes(map, b) bytes) with dctx, checking
  * its checksum. Thread-safe given one dctx per thread. Returns TABLE_OK, or
- * TABLE_ERR_CORRUPT with a sentence in err. */
+ * TABLE_ERR_CORRUPT with a sentence in err naming the file ("KKvK.dtm: block 3 ..."). */
 int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, uint8_t *raw,
                     char *err, size_t err_size);
 
