@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The two quick-start commands, and the sanitizer run CI adds to them.
+# The two quick-start commands, and the sanitizer runs CI adds to them.
 #
 #   ./run.sh            build, then run the main job (tables up to 4 pieces, every variant)
 #   ./run.sh test       build, then run the test suite
 #   ./run.sh sanitize   build with AddressSanitizer + UndefinedBehaviorSanitizer, run the tests
+#   ./run.sh tsan       build with ThreadSanitizer, run the threaded probing test
 #
 # Missing Debian packages are installed first (as root, or through sudo).
 set -euo pipefail
@@ -69,7 +70,12 @@ case "${1:-main}" in
   sanitize)
     build build-sanitize -DDAMERO_SANITIZE=ON -DDAMERO_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -LE slow ;;
+  tsan)
+    # Only the probing threads: the rest is OpenMP, which TSan cannot follow (libgomp is
+    # not instrumented); tests/CMakeLists.txt runs the test's table building on one thread.
+    build build-tsan -DDAMERO_TSAN=ON -DDAMERO_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    ctest --test-dir build-tsan --output-on-failure -R '^probe_threads$' ;;
   *)
-    echo "usage: ./run.sh [main|test|sanitize]" >&2
+    echo "usage: ./run.sh [main|test|sanitize|tsan]" >&2
     exit 2 ;;
 esac

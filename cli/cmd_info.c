@@ -75,14 +75,6 @@ static int count_side(const struct table *t, enum side side, struct side_stats *
     return 0;
 }
 
-static void print_null_or_int(int n)
-{
-    if (n < 0)
-        printf("null");
-    else
-        printf("%d", n);
-}
-
 static void print_json_side(const struct variant *v, const struct table *t, enum side side,
                             const struct side_stats *st)
 {
@@ -91,7 +83,7 @@ static void print_json_side(const struct variant *v, const struct table *t, enum
     printf("\"%s\": {\"positions\": %" PRIu64 ", \"wins\": %" PRIu64 ", \"draws\": %" PRIu64
            ", \"losses\": %" PRIu64 ", \"max_dtm\": ",
            side == WHITE ? "white" : "black", st->positions, st->wins, st->draws, st->losses);
-    print_null_or_int(st->max_dtm);
+    print_json_count(st->max_dtm);
     printf(", \"max_dtm_fen\": ");
     if (st->max_dtm >= 0) {
         struct position p;
@@ -113,7 +105,7 @@ static void print_json_side(const struct variant *v, const struct table *t, enum
             sep = ", ";
         }
     printf("}, \"max_mtc\": ");
-    print_null_or_int(st->max_mtc);
+    print_json_count(st->max_mtc);
     printf("}");
 }
 

@@ -12,6 +12,8 @@ static const struct command {
 } commands[] = {
     { "gen", cmd_gen, "build tables by retrograde analysis" },
     { "info", cmd_info, "what a table holds: counts, longest wins, DTM histogram" },
+    { "probe", cmd_probe, "the value of a position and of each of its moves (WDL, DTM, MTC)" },
+    { "line", cmd_line, "the best line from a position, both sides playing the tables' moves" },
     { "perft", cmd_perft, "count move sequences to a depth (checks the move generator)" },
 };
 

@@ -1,0 +1,148 @@
+/* damero probe: the value of a position and of each of its moves, from the tables. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "movegen.h"
+#include "options.h"
+#include "probing.h"
+
+static const char help[] =
+    "usage: damero probe --variant NAME [--dir DIR] [--json] [--cache MB] FEN\n"
+    "\n"
+    "Prints what the position FEN (in the variant's notation, e.g. W:WKa1,Kc3,Ke1:BKh8 or\n"
+    "B:W18,K28:BK1) is worth to the side to move: win, draw or loss, with DTM (plies to\n"
+    "the end of the game, the winner taking the shortest way and the loser the longest) and\n"
+    "MTC (plies to the next capture or man move, the winner keeping the win). Then every\n"
+    "legal move, best first, with its value, DTM and MTC in plies, for the side to move and\n"
+    "counted from before the move. A side with no legal move has lost (won, in the giveaway\n"
+    "variants): DTM 0. The tables of the position's material, and of every material its\n"
+    "captures lead to, must have been built with 'damero gen'.\n"
+    "\n" TABLE_OPTIONS_HELP
+    "  --json          one JSON object: variant, fen (as damero writes it), wdl (\"win\",\n"
+    "                  \"draw\" or \"loss\"), dtm, mtc and moves, a list of {move, wdl, dtm,\n"
+    "                  mtc}, best first; dtm and mtc in plies, null in a draw\n"
+    "  --cache MB      the most memory the table block cache may use (default: 64)\n"
+    "\n"
+    "A ply is one side's move. Where a count is also given in moves, those are the moves\n"
+    "of the side to move: (plies + 1) / 2, rounded down (a win in 7 plies is 4 moves of\n"
+    "the winner's; a loss in 6 plies is 3 moves of the loser's).\n";
+
+static int parse_args(int argc, char **argv, struct table_args *a)
+{
+    static const struct option longopts[] = {
+        TABLE_LONGOPTS,
+        { "cache", required_argument, NULL, 'c' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt, status, cache_mb;
+
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (opt == 'c') {
+            if (parse_int("probe", "--cache", optarg, 0, 1 << 20, &cache_mb) < 0)
+                return EXIT_USAGE;
+            a->cache_bytes = (size_t)cache_mb << 20;
+        } else if ((status = table_option("probe", help, opt, argv, a)) != EXIT_OK) {
+            return status;
+        }
+    }
+    return table_operands("probe", argc, argv, a);
+}
+
+/* A count of plies, and the moves of the side to move it holds. */
+static void print_plies(const char *metric, const damero_value *value, int plies, int side)
+{
+    if (value->wdl == DAMERO_DRAW)
+        printf("%-9s none (a draw)\n", metric);
+    else
+        printf("%-9s %d %s (%d move%s of %s)\n", metric, plies, plies == 1 ? "ply" : "plies",
+               (plies + 1) / 2, (plies + 1) / 2 == 1 ? "" : "s", side_word(side));
+}
+
+static void print_text(const char *fen, const struct table_args *a,
+                       const damero_position *pos, const damero_value *value,
+                       const damero_move *moves, int count)
+{
+    static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
+
+    printf("position  %s (%s)\n", fen, a->v->name);
+    printf("value     %s to move %s%s\n", side_word(pos->side_to_move), verb[value->wdl + 1],
+           count ? "" : ": it has no legal move");
+    print_plies("DTM", value, value->dtm, pos->side_to_move);
+    print_plies("MTC", value, value->mtc, pos->side_to_move);
+    if (count == 0)
+        return;
+    printf("\n%-24s %-5s  %9s  %9s\n", "move", "value", "DTM plies", "MTC plies");
+    for (int i = 0; i < count; i++) {
+        const damero_value *v = &moves[i].value;
+        if (v->wdl == DAMERO_DRAW)
+            printf("%-24s %-5s  %9s  %9s\n", moves[i].text, "draw", "-", "-");
+        else
+            printf("%-24s %-5s  %9d  %9d\n", moves[i].text, wdl_word(v->wdl), v->dtm, v->mtc);
+    }
+}
+
+static void print_json_value(const damero_value *value)
+{
+    printf("\"wdl\": \"%s\", \"dtm\": ", wdl_word(value->wdl));
+    print_json_count(value->dtm);
+    printf(", \"mtc\": ");
+    print_json_count(value->mtc);
+}
+
+static void print_json(const char *fen, const struct table_args *a, const damero_value *value,
+                       const damero_move *moves, int count)
+{
+    printf("{\"variant\": \"%s\", \"fen\": \"%s\", ", a->v->name, fen);
+    print_json_value(value);
+    printf(", \"moves\": [");
+    for (int i = 0; i < count; i++) {
+        printf("%s{\"move\": \"%s\", ", i ? ", " : "", moves[i].text);
+        print_json_value(&moves[i].value);
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+/* Probes the position and its moves, and prints them. */
+static int probe(damero_tb *tb, const struct table_args *a, const damero_position *pos,
+                 damero_move *moves)
+{
+    damero_value value;
+    char fen[DAMERO_FEN_SIZE];
+    int count;
+
+    if (damero_probe(tb, pos, &value) != DAMERO_OK ||
+        damero_root_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count) != DAMERO_OK ||
+        damero_write_fen(tb, pos, fen) != DAMERO_OK)
+        return probe_failure("probe");
+    if (a->json)
+        print_json(fen, a, &value, moves, count);
+    else
+        print_text(fen, a, pos, &value, moves, count);
+    return EXIT_OK;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    struct table_args a = table_args_default();
+    damero_tb *tb = NULL;
+    damero_position pos;
+    damero_move *moves;
+    int status = parse_args(argc, argv, &a);
+
+    if (status != EXIT_OK)
+        return status < 0 ? EXIT_OK : status;
+    if (!(moves = malloc(DAMERO_MAX_MOVES * sizeof *moves))) {
+        fprintf(stderr, "damero probe: out of memory\n");
+        return EXIT_FAILURE_RUN;
+    }
+    status = table_open_position("probe", &a, &tb, &pos);
+    if (status == EXIT_OK)
+        status = probe(tb, &a, &pos, moves);
+    damero_close(tb);
+    free(moves);
+    return status;
+}

@@ -1,0 +1,68 @@
+#include "probing.h"
+
+#include <stdio.h>
+
+#include "options.h"
+
+struct table_args table_args_default(void)
+{
+    return (struct table_args){ .dir = "tables", .cache_bytes = (size_t)DEFAULT_CACHE_MB << 20 };
+}
+
+int table_option(const char *cmd, const char *help, int opt, char *const *argv,
+                 struct table_args *a)
+{
+    switch (opt) {
+    case 'v':
+        /* checked here rather than left to damero_open, which also refuses a table file
+         * of another variant: an unknown name is a usage error, with the list of names */
+        if (!(a->v = parse_variant(cmd, optarg)))
+            return EXIT_USAGE;
+        return EXIT_OK;
+    case 'd': a->dir = optarg; return EXIT_OK;
+    case 'j': a->json = true; return EXIT_OK;
+    case 'h': fputs(help, stdout); return -1;
+    default: return option_error(cmd, opt, argv);
+    }
+}
+
+int table_operands(const char *cmd, int argc, char *const *argv, struct table_args *a)
+{
+    if (!a->v)
+        return usage_error(cmd, "--variant is required");
+    if (optind >= argc)
+        return usage_error(cmd, "give the position as a FEN");
+    if (optind < argc - 1)
+        return usage_error(cmd, "unexpected argument '%s' (quote a FEN that holds spaces)",
+                           argv[optind + 1]);
+    a->fen = argv[optind];
+    return EXIT_OK;
+}
+
+int table_open_position(const char *cmd, const struct table_args *a, damero_tb **tb,
+                        damero_position *pos)
+{
+    if (damero_open(a->v->name, a->dir, a->cache_bytes, tb) != DAMERO_OK)
+        return probe_failure(cmd);
+    if (damero_parse_fen(*tb, a->fen, pos) != DAMERO_OK) {
+        fprintf(stderr, "damero %s: %s\n", cmd, damero_error_message());
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+int probe_failure(const char *cmd)
+{
+    fprintf(stderr, "damero %s: %s\n", cmd, damero_error_message());
+    return EXIT_FAILURE_RUN;
+}
+
+const char *wdl_word(int wdl)
+{
+    return wdl == DAMERO_WIN ? "win" : wdl == DAMERO_LOSS ? "loss" : "draw";
+}
+
+const char *side_word(int side)
+{
+    return side == DAMERO_WHITE ? "White" : "Black";
+}

@@ -1,0 +1,55 @@
+/* An engine's first use of libdamero, as tests/test_install.sh builds it against the
+ * installed library: nothing but <damero.h> and the damero_* functions.
+ *
+ * Usage: install_example DIR, where DIR/russian/ holds no table. Prints the library's
+ * version, then one line per failed check; exits 0 when every check passed. */
+#include <damero.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "FAIL: %s (line %d)\n", #cond, __LINE__);                 \
+            failures++;                                                               \
+        }                                                                             \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    damero_tb *tb = NULL;
+    damero_position pos;
+    int status, wdl = 99;
+    const char *message;
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: install_example DIR\n");
+        return 2;
+    }
+    printf("%s\n", DAMERO_VERSION);
+
+    /* An unknown variant: refused, with a message. */
+    status = damero_open("chess", argv[1], 1 << 20, &tb);
+    CHECK(status == DAMERO_ERR_VARIANT);
+    CHECK(tb == NULL);
+    message = damero_error_message();
+    CHECK(message != NULL && message[0] != '\0');
+
+    /* A directory without tables opens; every probe then finds no table. */
+    status = damero_open("russian", argv[1], 1 << 20, &tb);
+    CHECK(status == DAMERO_OK);
+    if (status != DAMERO_OK) {
+        fprintf(stderr, "damero_open: %s\n", damero_error_message());
+        return 1;
+    }
+    CHECK(strcmp(damero_variant(tb), "russian") == 0);
+    CHECK(damero_max_pieces(tb) == 0);
+    CHECK(damero_parse_fen(tb, "W:WKa1:BKh8", &pos) == DAMERO_OK);
+    CHECK(damero_probe_wdl(tb, &pos, &wdl) == DAMERO_ERR_MISSING);
+    damero_close(tb);
+    damero_close(NULL);
+
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# libdamero as an engine gets it: `cmake --install` into a fresh prefix, then a small
+# program (tests/data/install_example.c) built with `pkg-config damero` against the
+# shared library and against the static one, and run. Also checks what is installed,
+# and that the shared library exports the functions of damero.h and nothing else.
+#
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR [CC [EXTRA_FLAGS]]
+#   EXTRA_FLAGS: added to the example's compile and link (the sanitizer flags when the
+#   library was built with them). Exits 77 (skipped) without pkg-config or a C compiler.
+#   $CMAKE: the cmake to install with (ctest passes the one that configured the build).
+set -u
+export LC_ALL=C
+build=$1 src=$2 cc=${3:-cc} extra=${4:-} cmake=${CMAKE:-cmake}
+failures=0 checks=0
+
+for tool in pkg-config "$cc" nm readelf; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "SKIP: $tool not found"
+    exit 77
+  fi
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/damero-install.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 143' TERM INT # so that the EXIT trap cleans up
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# check DESCRIPTION COMMAND...: runs COMMAND, quietly; a failure prints its output.
+check() {
+  local what=$1 out
+  shift
+  checks=$((checks + 1))
+  if ! out=$("$@" 2>&1); then
+    fail "$what:"
+    echo "$out" | sed 's/^/    /'
+    return 1
+  fi
+}
+
+prefix=$tmp/prefix
+if ! check "cmake --install $build --prefix $prefix" "$cmake" --install "$build" --prefix "$prefix"; then
+  echo "$((checks - failures)) passed, $failures failed"
+  exit 1
+fi
+
+# What is installed: the one header, the libraries, the .pc file, the command.
+pc=$(find "$prefix" -name damero.pc -path '*/pkgconfig/*')
+checks=$((checks + 1))
+if [ -z "$pc" ]; then
+  fail "no damero.pc under $prefix:"
+  (cd "$prefix" && find . -type f | sed 's/^/    /')
+  echo "$((checks - failures)) passed, $failures failed"
+  exit 1
+fi
+libdir=$(dirname "$(dirname "$pc")")
+headers=$(cd "$prefix/include" 2>/dev/null && find . -type f | sort | tr '\n' ' ')
+checks=$((checks + 1))
+[ "$headers" = "./damero.h " ] || fail "headers installed: '$headers', want only ./damero.h"
+for f in libdamero.a libdamero.so libdamero.so.0; do
+  checks=$((checks + 1))
+  [ -e "$libdir/$f" ] || fail "$libdir/$f not installed"
+done
+check "bin/damero --help" "$prefix/bin/damero" --help
+checks=$((checks + 1))
+soname=$(readelf -d "$libdir/libdamero.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = libdamero.so.0 ] || fail "SONAME '$soname', want libdamero.so.0"
+
+# The shared library exports exactly the functions damero.h declares.
+declared=$(grep -oE '^[a-z].*[ *]damero_[a-z_]+\(' "$src/probe/damero.h" |
+           grep -oE 'damero_[a-z_]+\($' | tr -d '(' | sort)
+exported=$(nm -D --defined-only "$libdir/libdamero.so" | awk '{ print $NF }' | sort)
+checks=$((checks + 1))
+if [ "$declared" != "$exported" ] || [ -z "$declared" ]; then
+  fail "libdamero.so exports other symbols than damero.h declares:"
+  diff <(echo "$declared") <(echo "$exported") | grep '^[<>]' |
+    sed 's/^</    declared, not exported:/; s/^>/    exported, not declared:/'
+fi
+
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+checks=$((checks + 1))
+version=$(pkg-config --modversion damero)
+header_version=$(sed -n 's/^#define DAMERO_VERSION "\(.*\)"$/\1/p' "$prefix/include/damero.h")
+if [ -z "$version" ] || [ "$version" != "$header_version" ]; then
+  fail "pkg-config --modversion damero says '$version', damero.h says '$header_version'"
+fi
+
+mkdir -p "$tmp/tables/russian"
+example=$src/tests/data/install_example.c
+# pkg-config's output and EXTRA_FLAGS are split into words on purpose, as make would.
+cflags=(-std=c17 -Wall -Wextra -Werror -pedantic $extra)
+
+# Against the shared library: found through LD_LIBRARY_PATH, as with any library
+# installed outside the system's directories.
+if check "compiling against libdamero.so" \
+     "$cc" "${cflags[@]}" -o "$tmp/example_shared" "$example" $(pkg-config --cflags --libs damero); then
+  checks=$((checks + 1))
+  readelf -d "$tmp/example_shared" | grep -q 'NEEDED.*\[libdamero\.so\.0\]' ||
+    fail "example_shared does not load libdamero.so.0"
+  check "running example_shared" env LD_LIBRARY_PATH="$libdir" "$tmp/example_shared" "$tmp/tables"
+fi
+
+# Against the static library: -ldamero taken from libdamero.a, with the libraries it
+# needs from `pkg-config --static`; runs without LD_LIBRARY_PATH.
+libs=()
+for word in $(pkg-config --static --libs damero); do
+  if [ "$word" = -ldamero ]; then
+    libs+=(-Wl,-Bstatic -ldamero -Wl,-Bdynamic)
+  else
+    libs+=("$word")
+  fi
+done
+if check "compiling against libdamero.a" \
+     "$cc" "${cflags[@]}" -o "$tmp/example_static" "$example" $(pkg-config --cflags damero) "${libs[@]}"; then
+  checks=$((checks + 1))
+  ! readelf -d "$tmp/example_static" | grep -q 'NEEDED.*libdamero' ||
+    fail "example_static loads libdamero.so"
+  check "running example_static" env -u LD_LIBRARY_PATH "$tmp/example_static" "$tmp/tables"
+fi
+
+echo "$((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# Reading tables with `damero probe` and playing them out with `damero line`, as a user
+# runs them: values known by hand or by `damero info`, each ply of a best line one ply
+# nearer the end, won lines over after exactly DTM plies, JSON, boards drawn the right
+# way round, and exit codes and messages for bad input, missing and damaged tables.
+set -u
+export LC_ALL=C
+damero=$1
+failures=0 checks=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/damero-probe-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 143' TERM INT # so that the EXIT trap cleans up
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# run ARGS...: runs damero ARGS, leaving its output (stdout and stderr) in $out and its
+# exit code in $status (124 when it hangs: every run here takes seconds at most).
+run() {
+  out=$(timeout 120 "$damero" "$@" 2>&1)
+  status=$?
+}
+
+# expect CODE WORDS -- ARGS...: runs damero ARGS, checks its exit code and that its output
+# (stdout and stderr) contains WORDS.
+expect() {
+  local code=$1 words=$2
+  shift 3
+  checks=$((checks + 1))
+  run "$@"
+  if [ "$status" -ne "$code" ] || [[ "$out" != *"$words"* ]]; then
+    fail "damero $* -> exit $status (want $code), output:"
+    echo "$out" | sed 's/^/    /'
+    echo "    (wanted it to contain: $words)"
+  fi
+}
+
+# check DESCRIPTION COMMAND...: counts a failure when COMMAND fails.
+check() {
+  local what=$1
+  shift
+  checks=$((checks + 1))
+  "$@" || fail "$what"
+}
+
+# number JSON NAME: the first number-valued field NAME ("" when it is null or missing).
+number() {
+  sed -n "s/^[^[]*\"$2\": \([0-9][0-9]*\).*/\1/p" <<< "$1"
+}
+
+# text JSON NAME: the first string-valued field NAME.
+text() {
+  sed -n "s/^[^[]*\"$2\": \"\([^\"]*\)\".*/\1/p" <<< "$1"
+}
+
+# has_line LINE: the output of the last run holds exactly that line.
+has_line() {
+  grep -qxF -- "$1" <<< "$out" || { echo "    no line '$1' in:"; sed 's/^/    /' <<< "$out"; return 1; }
+}
+
+t=$tmp/tables
+expect 0 "russian: 9 tables built" -- gen --variant russian --pieces 3 --dir "$t"
+expect 0 "russian: 1 table built" -- gen --variant russian KKKvK --dir "$t"
+expect 0 "english: 9 tables built" -- gen --variant english --pieces 3 --dir "$t"
+expect 0 "poddavki: 9 tables built" -- gen --variant poddavki --pieces 3 --dir "$t"
+expect 0 "spanish: 9 tables built" -- gen --variant spanish --pieces 3 --dir "$t"
+
+# --- probe: values known by hand ------------------------------------------------------
+# Russian KvK (see test_gen_cli.sh): a king that can take the other wins in 1 ply, and
+# must take it; from c3 the king takes e5 landing on f6, g7 or h8, and nothing else.
+expect 0 "White to move wins" -- probe --variant russian --dir "$t" "W:WKc3:BKe5"
+check "KvK: not a win in 1 ply" has_line "DTM       1 ply (1 move of White)"
+for m in c3:f6 c3:g7 c3:h8; do
+  check "KvK: the capture $m is missing from the moves" grep -qE "^$m +win +1 +1$" <<< "$out"
+done
+check "KvK: moves other than the three captures" test "$(grep -c '^c3' <<< "$out")" -eq 3
+# A king in the corner behind two kings on the long diagonal has no move: lost, in 0.
+expect 0 "Black to move loses: it has no legal move" -- probe --variant russian --dir "$t" "B:WKb2,Kc3:BKa1"
+check "no move: not DTM 0" has_line "DTM       0 plies (0 moves of Black)"
+check "no move: a table of moves is printed" test "$(grep -c 'DTM plies' <<< "$out")" -eq 0
+expect 0 '"wdl": "loss", "dtm": 0, "mtc": 0, "moves": []}' -- \
+  probe --variant russian --dir "$t" --json "B:WKb2,Kc3:BKa1"
+# The same in poddavki is a win: the side left without a move wins.
+expect 0 '"wdl": "win", "dtm": 0, "mtc": 0, "moves": []}' -- \
+  probe --variant poddavki --dir "$t" --json "W:WKa1:BKb2,Kc3"
+# Two lone men on the same diagonal-free files: a draw, no DTM or MTC.
+expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "moves": [{"move": "c3-b4", "wdl": "draw", "dtm": null, "mtc": null}' -- \
+  probe --variant russian --dir "$t" --json "W:Wc3:Bf6"
+expect 0 "DTM       none (a draw)" -- probe --variant russian --dir "$t" "W:Wc3:Bf6"
+
+# --- probe agrees with info: the longest KKKvK win has the DTM info gives -------------
+run info --json "$t/russian/KKKvK.dtm"
+white=${out#*\"white\": }
+white=${white%%\"black\": *}
+longest_fen=$(text "$white" max_dtm_fen)
+longest=$(number "$white" max_dtm)
+check "info gives no longest KKKvK win: $white" test -n "$longest_fen" -a -n "$longest"
+expect 0 "DTM       $longest plies ($(((longest + 1) / 2)) moves of White)" -- \
+  probe --variant russian --dir "$t" "$longest_fen"
+
+# --- probe --json: one object with the documented keys; the best move first -----------
+jsons=()
+for spec in "russian W:WKc1,Kd2,Ka3:BKe1" "russian W:WKc3:Bd8,f6" "russian B:WKa1,c3:BKe5" \
+  "russian W:Wc3:Bf6" "english B:W18,K28:BK1" "spanish W:W1,K6:B21" "poddavki W:WKe1,Kh2:BKg1"; do
+  set -- $spec
+  expect 0 "{\"variant\": \"$1\", \"fen\": \"" -- probe --variant "$1" --dir "$t" --json "$2"
+  check "probe --json $2 prints more than one line" test "$(wc -l <<< "$out")" -eq 1
+  jsons+=("$out")
+done
+if command -v python3 > /dev/null; then
+  check "probe --json is not one JSON object with the documented keys and order" python3 -c '
+import json, sys
+def key(v):  # best first: wins by fewest plies, draws, losses by most plies
+    return (0, v["dtm"]) if v["wdl"] == "win" else (1, 0) if v["wdl"] == "draw" else (2, -v["dtm"])
+for text in sys.argv[1:]:
+    o = json.loads(text)
+    assert set(o) == {"variant", "fen", "wdl", "dtm", "mtc", "moves"}, text
+    assert o["wdl"] in ("win", "draw", "loss"), text
+    assert (o["dtm"] is None) == (o["mtc"] is None) == (o["wdl"] == "draw"), text
+    assert o["moves"], text
+    for m in o["moves"]:
+        assert set(m) == {"move", "wdl", "dtm", "mtc"}, text
+        assert (m["dtm"] is None) == (m["mtc"] is None) == (m["wdl"] == "draw"), text
+    best = o["moves"][0]
+    # a move is worth to the side to move what it keeps, counted from before the move
+    assert (best["wdl"], best["dtm"]) == (o["wdl"], o["dtm"]), text
+    assert [key(m) for m in o["moves"]] == sorted(key(m) for m in o["moves"]), text
+    assert len({m["move"] for m in o["moves"]}) == len(o["moves"]), text
+' "${jsons[@]}"
+else
+  echo "note: python3 not found, the JSON of probe was checked with grep only"
+fi
+
+# --- line: each ply one nearer the end; a won game over after exactly DTM plies -------
+# follows VARIANT FEN: probes every position of the line from FEN (as line --boards
+# prints them) and checks that each is worth one ply less than the one before, for the
+# other side, and that the line ends where the DTM says.
+follows() {
+  local variant=$1 fen=$2 dtm wdl fens i=0 json d w want
+  run probe --variant "$variant" --dir "$t" --json "$fen"
+  dtm=$(number "$out" dtm) wdl=$(text "$out" wdl)
+  run line --variant "$variant" --dir "$t" --boards "$fen"
+  mapfile -t fens < <(sed -n 's/^\(White\|Black\) to move: //p' <<< "$out")
+  [ "${#fens[@]}" -eq $((dtm + 1)) ] || { echo "    $fen: $((${#fens[@]} - 1)) plies, DTM $dtm"; return 1; }
+  for ((i = 0; i < dtm; i++)); do
+    run probe --variant "$variant" --dir "$t" --json "${fens[i]}"
+    d=$(number "$out" dtm) w=$(text "$out" wdl)
+    want=$wdl
+    [ $((i % 2)) -eq 1 ] && want=$([ "$wdl" = win ] && echo loss || echo win)
+    [ "$d" = $((dtm - i)) ] && [ "$w" = "$want" ] ||
+      { echo "    $fen, ply $i: ${fens[i]} is a $w in $d, not a $want in $((dtm - i))"; return 1; }
+  done
+}
+
+for spec in "russian W:WKc1,Kd2,Ka3:BKe1" "russian W:WKc3:Bd8,f6" "russian B:WKa1,c3:BKe5" \
+  "english B:W18,K28:BK1" "spanish W:W1,K6:B21" "poddavki W:WKe1,Kh2:BKg1"; do
+  set -- $spec
+  run probe --variant "$1" --dir "$t" --json "$2"
+  dtm=$(number "$out" dtm) result=$(text "$out" wdl)
+  expect 0 "\"result\": \"$result\", \"plies\": $dtm, \"moves\": [" -- \
+    line --variant "$1" --dir "$t" --json "$2"
+  check "line $1 $2 does not end for want of a move: $out" grep -q '"end": "no move"}$' <<< "$out"
+  check "line $1 $2 is not one ply nearer the end at each ply" follows "$1" "$2"
+done
+# W:WKc3:Bd8,f6 must start with a capture; B:WKa1,c3:BKe5 too, for the side that loses.
+expect 0 '"moves": ["c3:g7", ' -- line --variant russian --dir "$t" --json "W:WKc3:Bd8,f6"
+expect 0 '"plies": 2, "moves": ["e5:b2", "a1:c3"' -- line --variant russian --dir "$t" --json "B:WKa1,c3:BKe5"
+expect 0 "Black has no piece left: White wins after 25 plies." -- \
+  line --variant russian --dir "$t" "W:WKc1,Kd2,Ka3:BKe1"
+expect 0 "White has no piece left: White wins after 6 plies." -- \
+  line --variant poddavki --dir "$t" "W:WKe1,Kh2:BKg1"
+expect 0 "Black has no legal move: White wins after 0 plies." -- \
+  line --variant russian --dir "$t" "B:WKb2,Kc3:BKa1"
+# A draw goes round until a position comes back; or stops at the limit.
+expect 0 '"result": "draw", ' -- line --variant russian --dir "$t" --json "W:Wc3:Bf6"
+check "a drawn line does not end in a repetition: $out" grep -q '"end": "repetition"}$' <<< "$out"
+expect 0 "a draw by repetition." -- line --variant russian --dir "$t" "W:Wc3:Bf6"
+expect 0 '"plies": 3, ' -- line --variant russian --dir "$t" --json --max-plies 3 "W:Wc3:Bf6"
+check "a line cut short does not end at the limit: $out" grep -q '"end": "limit"}$' <<< "$out"
+expect 0 "Stopped after 3 plies (--max-plies)." -- line --variant russian --dir "$t" --max-plies 3 "W:Wc3:Bf6"
+
+# --- boards: White at the bottom, the variant's own orientation and names -------------
+run line --variant russian --dir "$t" --max-plies 0 "W:WKc1,Kd2,Ka3:BKe1"
+check "russian: no file letters" has_line "     a  b  c  d  e  f  g  h"
+check "russian: rank 8 wrong" has_line " 8     b8    d8    f8    h8  8"
+check "russian: rank 3 wrong" has_line " 3   W    c3    e3    g3     3"
+check "russian: rank 1 wrong" has_line " 1  a1     W     B    g1     1"
+run line --variant english --dir "$t" --max-plies 0 "B:W18,K28:BK1"
+check "english: 1 = b8 wrong" has_line "        B     2     3     4"
+check "english: 18 wrong" has_line "       17     w    19    20"
+check "english: 29 = a1 wrong" has_line "    29    30    31    32"
+# spanish is played on the other colour: 1 is White's lower right, numbered leftwards.
+run line --variant spanish --dir "$t" --max-plies 0 "W:W1,K6:B21"
+check "spanish: 1 = h1 wrong" has_line "        4     3     2     w"
+check "spanish: 6 wrong" has_line "     8     7     W     5"
+check "spanish: 32 = a8 wrong" has_line "    32    31    30    29"
+
+# --- bad input: exit 2; missing or damaged tables: exit 1; a message either way -------
+expect 1 "no .dtm table for KKKKvK in $t/russian" -- \
+  probe --variant russian --dir "$t" "W:WKa1,Kc1,Ke1,Kg1:BKh8"
+expect 1 "table for KKKKvK" -- line --variant russian --dir "$t" "W:WKa1,Kc1,Ke1,Kg1:BKh8"
+expect 2 "'z9' is not a square of the russian board" -- probe --variant russian --dir "$t" "W:Wz9:BKh8"
+expect 2 "bad FEN" -- line --variant russian --dir "$t" "X:Wc3:Bf6"
+expect 2 "unknown variant 'chess'" -- probe --variant chess --dir "$t" "W:Wc3:Bf6"
+expect 2 "unknown variant 'chess'" -- line --variant chess --dir "$t" "W:Wc3:Bf6"
+expect 2 "--variant is required" -- probe --dir "$t" "W:Wc3:Bf6"
+expect 2 "give the position as a FEN" -- probe --variant russian --dir "$t"
+expect 2 "unexpected argument 'Bf6'" -- probe --variant russian --dir "$t" W:Wc3: Bf6
+expect 2 "--cache takes a whole number" -- probe --variant russian --cache lots "W:Wc3:Bf6"
+expect 2 "--max-plies takes a whole number" -- line --variant russian --max-plies -1 "W:Wc3:Bf6"
+expect 2 "--boards and --json do not go together" -- line --variant russian --boards --json "W:Wc3:Bf6"
+expect 2 "unknown option '--depth'" -- line --variant russian --depth 3 "W:Wc3:Bf6"
+expect 1 "damero probe: " -- probe --variant russian --dir "$tmp/none" "W:Wc3:Bf6"
+expect 0 "(plies + 1) / 2" -- probe --help
+expect 0 "--max-plies N" -- line --help
+
+d=$tmp/damaged
+cp -r "$t" "$d"
+truncate -s 100 "$d/russian/KKvK.dtm"
+expect 1 "KKvK.dtm: the file is truncated" -- probe --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
+cp "$t/russian/KKvK.dtm" "$d/russian/KKvK.dtm"
+truncate -s -10 "$d/russian/KvK.wdl"
+expect 1 "KvK.wdl: the file is truncated" -- line --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
+cp "$t/russian/KvK.wdl" "$d/russian/KvK.wdl"
+expect 0 "White to move wins" -- probe --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
+
+echo "$((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,657 @@
+/* The probing library (damero.h) refuses what it cannot answer, with the right status and
+ * a message naming the problem: damaged, truncated, foreign and stray table files at
+ * open, a damaged block at probe time, missing tables, bad positions and FENs, unknown
+ * variants and directories, NULL arguments, too little room for the moves, a game that
+ * is over. Every damaged-file case damages a fresh copy of tables built once. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include "test_util.h"
+
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "damero.h"
+#include "index.h"
+
+#define PIECES 3
+
+struct fixture {
+    char base[64];     /* everything the tests write is under here */
+    char master[128];  /* master/russian: every russian table of up to PIECES pieces */
+    char english[128]; /* english/english: KvK of english checkers */
+    int copies;
+};
+
+static void build_tables(const char *variant, const char *root, const char *const *names,
+                         int pieces)
+{
+    const struct variant *v = test_variant(variant);
+    struct material wanted[64];
+    struct build_options options = { 0 };
+    struct tableset ts;
+    char err[512], dir[256];
+    int n = 0;
+    for (int k = 2; k <= pieces; k++)
+        n += material_list(v, k, wanted + n, 64 - n);
+    for (; names && *names; names++)
+        if (material_parse(v, *names, &wanted[n++], err, sizeof err) < 0)
+            fail_msg("%s", err);
+    snprintf(dir, sizeof dir, "%s/%s", root, variant);
+    tableset_init(&ts, v, dir);
+    if (build_materials(&ts, wanted, n, &options, err, sizeof err) < 0)
+        fail_msg("%s: %s", variant, err);
+    tableset_free(&ts);
+}
+
+static int group_setup(void **state)
+{
+    static const char *const kvk[] = { "KvK", NULL };
+    struct fixture *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    snprintf(f->base, sizeof f->base, "/tmp/damero-test-probe-errors-XXXXXX");
+    if (!mkdtemp(f->base)) {
+        free(f);
+        return -1;
+    }
+    snprintf(f->master, sizeof f->master, "%s/master", f->base);
+    snprintf(f->english, sizeof f->english, "%s/english", f->base);
+    if (mkdir(f->master, 0777) != 0 || mkdir(f->english, 0777) != 0)
+        return -1;
+    build_tables("russian", f->master, NULL, PIECES);
+    build_tables("english", f->english, kvk, 0);
+    *state = f;
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int group_teardown(void **state)
+{
+    struct fixture *f = *state;
+    nftw(f->base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(f);
+    return 0;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    char buffer[1 << 16];
+    size_t n;
+    assert_non_null(in);
+    assert_non_null(out);
+    while ((n = fread(buffer, 1, sizeof buffer, in)) > 0)
+        assert_int_equal(fwrite(buffer, 1, n, out), n);
+    assert_int_equal(ferror(in), 0);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+}
+
+/* A fresh copy of the russian tables: root/russian/<files>. Writes root. */
+static void fresh_copy(struct fixture *f, char root[128])
+{
+    char from[512], to[512];
+    const struct variant *v = test_variant("russian");
+    struct material m[64];
+    int n = 0;
+    snprintf(root, 128, "%s/copy%d", f->base, ++f->copies);
+    snprintf(to, sizeof to, "%s/russian", root);
+    assert_int_equal(mkdir(root, 0777), 0);
+    assert_int_equal(mkdir(to, 0777), 0);
+    for (int k = 2; k <= PIECES; k++)
+        n += material_list(v, k, m + n, 64 - n);
+    for (int i = 0; i < n; i++)
+        for (enum table_metric metric = METRIC_WDL; metric <= METRIC_MTC; metric++) {
+            char name[MATERIAL_NAME_SIZE];
+            material_name(&m[i], name);
+            snprintf(from, sizeof from, "%s/russian/%s%s", f->master, name,
+                     table_metric_suffix(metric));
+            snprintf(to, sizeof to, "%s/russian/%s%s", root, name,
+                     table_metric_suffix(metric));
+            copy_file(from, to);
+        }
+}
+
+static void table_path(const char *root, const char *file, char path[256])
+{
+    snprintf(path, 256, "%s/russian/%s", root, file);
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return (long)st.st_size;
+}
+
+static void patch_byte(const char *path, long offset, uint8_t xor_mask)
+{
+    FILE *f = fopen(path, "r+b");
+    int c;
+    assert_non_null(f);
+    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
+    c = fgetc(f);
+    assert_true(c != EOF);
+    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
+    assert_int_equal(fputc(c ^ xor_mask, f), c ^ xor_mask);
+    assert_int_equal(fclose(f), 0);
+}
+
+static uint64_t read_u64(const char *path, long offset)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t bytes[8];
+    uint64_t v = 0;
+    assert_non_null(f);
+    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
+    assert_int_equal(fread(bytes, 1, 8, f), 8);
+    fclose(f);
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | bytes[i];
+    return v;
+}
+
+static void assert_message_has(const char *what, const char *words)
+{
+    const char *message = damero_error_message();
+    if (!strstr(message, words))
+        fail_msg("%s: message '%s' does not say '%s'", what, message, words);
+}
+
+/* Opening the russian tables under root fails with `status`, leaves no handle, and says
+ * why in a message naming the file at path and holding `words`. */
+static void expect_open_fails(const char *root, int status, const char *path, const char *words,
+                              const char *what)
+{
+    damero_tb *tb = (damero_tb *)1;
+    int got = damero_open("russian", root, 1 << 20, &tb);
+    if (got != status)
+        fail_msg("%s: damero_open returned %d, not %d (%s)", what, got, status,
+                 got ? damero_error_message() : "opened");
+    assert_null(tb);
+    assert_message_has(what, path);
+    assert_message_has(what, words);
+}
+
+/* ---- damaged files, refused at open ---- */
+
+static void test_truncated(void **state)
+{
+    char root[128], path[256];
+    long size;
+
+    fresh_copy(*state, root);
+    table_path(root, "KMvK.wdl", path);
+    size = file_size(path);
+    assert_int_equal(truncate(path, size / 2), 0);
+    expect_open_fails(root, DAMERO_ERR_TRUNCATED, path, "truncated", "cut to half");
+
+    /* shorter than the header, the magic still there */
+    fresh_copy(*state, root);
+    table_path(root, "KMvK.wdl", path);
+    assert_int_equal(truncate(path, 100), 0);
+    expect_open_fails(root, DAMERO_ERR_TRUNCATED, path, "truncated", "cut to 100 bytes");
+
+    /* too short to tell from any other file */
+    fresh_copy(*state, root);
+    table_path(root, "KMvK.wdl", path);
+    assert_int_equal(truncate(path, 4), 0);
+    expect_open_fails(root, DAMERO_ERR_FORMAT, path, "not a damero table", "cut to 4 bytes");
+
+    /* one byte short: the directory says where the file ends */
+    fresh_copy(*state, root);
+    table_path(root, "MMvM.mtc", path);
+    assert_int_equal(truncate(path, file_size(path) - 1), 0);
+    expect_open_fails(root, DAMERO_ERR_TRUNCATED, path, "truncated", "one byte short");
+}
+
+static void test_header_flipped(void **state)
+{
+    char root[128], path[256];
+    /* a bit of the variant's name, and of the values' checksum: only the header checksum
+     * tells */
+    const long offsets[] = { 17, 100 };
+    for (size_t k = 0; k < sizeof offsets / sizeof offsets[0]; k++) {
+        fresh_copy(*state, root);
+        table_path(root, "KKvM.dtm", path);
+        patch_byte(path, offsets[k], 0x01);
+        expect_open_fails(root, DAMERO_ERR_CORRUPT, path, "header checksum", "header flipped");
+    }
+}
+
+static void test_format_version(void **state)
+{
+    char root[128], path[256];
+    fresh_copy(*state, root);
+    table_path(root, "KvK.wdl", path);
+    patch_byte(path, 8, 0x05); /* format version 2 -> 7 */
+    expect_open_fails(root, DAMERO_ERR_VERSION, path, "format version 7", "version patched");
+}
+
+static void test_other_variant(void **state)
+{
+    struct fixture *f = *state;
+    char root[128], path[256], from[256];
+    fresh_copy(f, root);
+    table_path(root, "KvK.wdl", path);
+    snprintf(from, sizeof from, "%s/english/KvK.wdl", f->english);
+    copy_file(from, path);
+    expect_open_fails(root, DAMERO_ERR_VARIANT, path, "english", "english KvK.wdl");
+}
+
+static void test_not_a_table(void **state)
+{
+    char root[128], path[256];
+    FILE *out;
+    fresh_copy(*state, root);
+    table_path(root, "KKvK.dtm", path);
+    out = fopen(path, "w");
+    assert_non_null(out);
+    for (int i = 0; i < 20; i++)
+        fputs("this is a text file, long enough to hold a header and more.\n", out);
+    fclose(out);
+    expect_open_fails(root, DAMERO_ERR_FORMAT, path, "not a damero table", "text file");
+
+    /* an empty file too */
+    fresh_copy(*state, root);
+    table_path(root, "KKvK.dtm", path);
+    out = fopen(path, "w");
+    assert_non_null(out);
+    fclose(out);
+    expect_open_fails(root, DAMERO_ERR_FORMAT, path, "not a damero table", "empty file");
+}
+
+/* Files whose names are not tables' are none of the library's business. */
+static void test_other_files_ignored(void **state)
+{
+    const char *names[] = { "README", "notes.wdl", "KvK.wdl.tmp.1234", "KvK", "vK.dtm",
+                            "KKKKKKKKKKvK.dtm", ".wdl" };
+    char root[128], path[256];
+    damero_tb *tb;
+    fresh_copy(*state, root);
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        table_path(root, names[k], path);
+        FILE *out = fopen(path, "w");
+        assert_non_null(out);
+        fputs("not a table\n", out);
+        fclose(out);
+    }
+    if (damero_open("russian", root, 0, &tb) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    assert_int_equal(damero_max_pieces(tb), PIECES);
+    damero_close(tb);
+}
+
+/* ---- a damaged block: found when it is read ---- */
+
+/* The public bitboard of a set of squares: bit n-1 for square number n. */
+static uint64_t numbered(const struct variant *v, bb_t squares)
+{
+    uint64_t out = 0;
+    int bit;
+    BB_FOR_EACH(bit, squares)
+        out |= (uint64_t)1 << (square_number(v, bit) - 1);
+    return out;
+}
+
+static damero_position public_position(const struct variant *v, const struct position *p)
+{
+    damero_position out = { .side_to_move = (int)p->side };
+    for (int s = 0; s < 2; s++) {
+        out.men[s] = numbered(v, p->men[s]);
+        out.kings[s] = numbered(v, p->kings[s]);
+    }
+    return out;
+}
+
+static void test_damaged_block(void **state)
+{
+    struct fixture *f = *state;
+    const struct variant *v = test_variant("russian");
+    char root[128], path[256];
+    struct material m;
+    struct material_index ix;
+    damero_tb *intact, *damaged[2];
+    char err[256];
+
+    /* a byte in the middle of the first block (White to move) of KMvK.dtm */
+    fresh_copy(f, root);
+    table_path(root, "KMvK.dtm", path);
+    uint64_t num_blocks = read_u64(path, 88);
+    long blocks = TABLE_HEADER_SIZE + (long)(num_blocks + 1) * 8;
+    uint64_t first = read_u64(path, TABLE_HEADER_SIZE), end = read_u64(path, TABLE_HEADER_SIZE + 8);
+    assert_true(num_blocks >= 2 && end > first + 16);
+    patch_byte(path, blocks + (long)(first + end) / 2, 0x10);
+
+    /* not seen at open, with a cache and without */
+    if (damero_open("russian", f->master, 1 << 20, &intact) != DAMERO_OK ||
+        damero_open("russian", root, 1 << 20, &damaged[0]) != DAMERO_OK ||
+        damero_open("russian", root, 0, &damaged[1]) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+
+    assert_int_equal(material_parse(v, "KMvK", &m, err, sizeof err), 0);
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    uint64_t failures[2] = { 0 };
+    /* every 13th position: each probe of the damaged block decompresses it again */
+    for (int side = 0; side < 2; side++)
+        for (uint64_t i = 0; i < ix.size; i += 13) {
+            struct position p;
+            damero_value want, got;
+            int wdl;
+            index_position(&ix, i, (enum side)side, &p);
+            damero_position pos = public_position(v, &p);
+            assert_int_equal(damero_probe(intact, &pos, &want), DAMERO_OK);
+            for (int k = 0; k < 2; k++) {
+                /* twice: a damaged block is not kept, nor anything made of it */
+                int first_status = 0;
+                for (int again = 0; again < 2; again++) {
+                    int status = damero_probe(damaged[k], &pos, &got);
+                    if (again)
+                        assert_int_equal(status, first_status);
+                    first_status = status;
+                    if (status == DAMERO_ERR_CORRUPT) {
+                        assert_message_has("damaged block", "KMvK.dtm");
+                        assert_message_has("damaged block", "damaged");
+                        failures[k] += !again;
+                    } else {
+                        assert_int_equal(status, DAMERO_OK);
+                        assert_int_equal(got.wdl, want.wdl);
+                        assert_int_equal(got.dtm, want.dtm);
+                        assert_int_equal(got.mtc, want.mtc);
+                    }
+                }
+                /* the WDL file is whole */
+                assert_int_equal(damero_probe_wdl(damaged[k], &pos, &wdl), DAMERO_OK);
+                assert_int_equal(wdl, want.wdl);
+            }
+        }
+    /* the positions of the damaged block fail, the others (Black to move) do not */
+    assert_true(failures[0] > 0);
+    assert_int_equal(failures[0], failures[1]);
+    assert_true(failures[0] <= ix.size / 13 + 1);
+    index_free(&ix);
+    damero_close(intact);
+    damero_close(damaged[0]);
+    damero_close(damaged[1]);
+}
+
+/* ---- what the tables cannot answer ---- */
+
+static damero_tb *open_master(struct fixture *f)
+{
+    damero_tb *tb;
+    if (damero_open("russian", f->master, 1 << 20, &tb) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    return tb;
+}
+
+static damero_position fen_position(damero_tb *tb, const char *fen)
+{
+    damero_position pos;
+    if (damero_parse_fen(tb, fen, &pos) != DAMERO_OK)
+        fail_msg("%s: %s", fen, damero_error_message());
+    return pos;
+}
+
+static void expect_missing(damero_tb *tb, const char *fen, const char *material)
+{
+    damero_position pos = fen_position(tb, fen);
+    damero_value value;
+    int wdl;
+    assert_int_equal(damero_probe_wdl(tb, &pos, &wdl), DAMERO_ERR_MISSING);
+    assert_message_has(fen, material);
+    assert_int_equal(damero_probe(tb, &pos, &value), DAMERO_ERR_MISSING);
+    assert_message_has(fen, material);
+}
+
+static void test_missing_material(void **state)
+{
+    struct fixture *f = *state;
+    damero_tb *tb = open_master(f);
+    expect_missing(tb, "W:WKa1,Kc1,Ke1:BKh8,Kg7", "KKKvKK"); /* 5 pieces */
+    expect_missing(tb, "W:WKa1,Kc1:BKh8,Kg7", "KKvKK");       /* 4 */
+    expect_missing(tb, "B:WKa1:BKh8,Kg7,e7", "KKMvK");        /* 4, colours flipped */
+    damero_close(tb);
+}
+
+/* A position whose own table is there but where a capture leads to a material that is
+ * not: the WDL probe plays the capture and misses KvK. */
+static void test_missing_after_capture(void **state)
+{
+    char root[128], path[256];
+    damero_tb *tb;
+    int wdl;
+    fresh_copy(*state, root);
+    table_path(root, "KvK.wdl", path);
+    assert_int_equal(unlink(path), 0);
+    if (damero_open("russian", root, 1 << 20, &tb) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    damero_position pos = fen_position(tb, "W:WKa1:Bb2,Kh8"); /* a1 must take b2 */
+    assert_int_equal(damero_probe_wdl(tb, &pos, &wdl), DAMERO_ERR_MISSING);
+    assert_message_has("capture into KvK", "no .wdl table for KvK");
+    damero_close(tb);
+}
+
+static void test_bad_fen(void **state)
+{
+    damero_tb *tb = open_master(*state);
+    const char *fens[] = { "", "garbage", "W:WKz9:BKh8", "X:WKa1:BKh8", "W:WKa1,Ka1:BKh8",
+                           "W:WKa1:BKa1", "W:Wb8:BKh8" /* a man on its crowning rank */,
+                           "W:WKa1:BKh8 junk", "W:WKb1:BKh8" /* not a playable square */ };
+    for (size_t k = 0; k < sizeof fens / sizeof fens[0]; k++) {
+        damero_position pos;
+        if (damero_parse_fen(tb, fens[k], &pos) != DAMERO_ERR_POSITION)
+            fail_msg("FEN '%s' was not refused as a position", fens[k]);
+        if (damero_error_message()[0] == '\0')
+            fail_msg("FEN '%s': no message", fens[k]);
+    }
+    damero_close(tb);
+}
+
+static void test_bad_position(void **state)
+{
+    damero_tb *tb = open_master(*state);
+    damero_position ok = fen_position(tb, "W:WKa1,Kc1:BKh8"), pos;
+    damero_value value;
+    damero_move moves[64];
+    char fen[DAMERO_FEN_SIZE];
+    int wdl, count;
+
+    pos = ok;
+    pos.kings[DAMERO_BLACK] |= (uint64_t)1 << 40; /* square 41 of 32 */
+    assert_int_equal(damero_probe_wdl(tb, &pos, &wdl), DAMERO_ERR_POSITION);
+    assert_message_has("square 41", "beyond square 32");
+    assert_int_equal(damero_probe(tb, &pos, &value), DAMERO_ERR_POSITION);
+    assert_int_equal(damero_root_moves(tb, &pos, moves, 64, &count), DAMERO_ERR_POSITION);
+    assert_int_equal(damero_write_fen(tb, &pos, fen), DAMERO_ERR_POSITION);
+
+    pos = ok;
+    pos.side_to_move = 2;
+    assert_int_equal(damero_probe_wdl(tb, &pos, &wdl), DAMERO_ERR_POSITION);
+    assert_int_equal(damero_probe(tb, &pos, &value), DAMERO_ERR_POSITION);
+
+    pos = ok;
+    pos.men[DAMERO_BLACK] = pos.kings[DAMERO_WHITE] & -pos.kings[DAMERO_WHITE]; /* twice */
+    assert_int_equal(damero_probe_wdl(tb, &pos, &wdl), DAMERO_ERR_POSITION);
+    assert_int_equal(damero_probe(tb, &pos, &value), DAMERO_ERR_POSITION);
+
+    /* the side not to move has no piece: the game ended before */
+    pos = ok;
+    pos.kings[DAMERO_BLACK] = 0;
+    assert_int_equal(damero_probe_wdl(tb, &pos, &wdl), DAMERO_ERR_POSITION);
+    assert_message_has("no black piece", "no piece");
+    assert_int_equal(damero_probe(tb, &pos, &value), DAMERO_ERR_POSITION);
+    assert_int_equal(damero_root_moves(tb, &pos, moves, 64, &count), DAMERO_ERR_POSITION);
+    pos.side_to_move = DAMERO_BLACK; /* while the side to move without a piece has lost */
+    assert_int_equal(damero_probe(tb, &pos, &value), DAMERO_OK);
+    assert_int_equal(value.wdl, DAMERO_LOSS);
+    assert_int_equal(value.dtm, 0);
+    assert_int_equal(damero_root_moves(tb, &pos, moves, 64, &count), DAMERO_OK);
+    assert_int_equal(count, 0);
+    damero_close(tb);
+}
+
+static void test_unknown_variant(void **state)
+{
+    struct fixture *f = *state;
+    damero_tb *tb = (damero_tb *)1;
+    assert_int_equal(damero_open("checkers", f->master, 0, &tb), DAMERO_ERR_VARIANT);
+    assert_null(tb);
+    assert_message_has("unknown variant", "checkers");
+}
+
+static void test_directories(void **state)
+{
+    struct fixture *f = *state;
+    char dir[256];
+    damero_tb *tb = (damero_tb *)1;
+    int wdl;
+
+    snprintf(dir, sizeof dir, "%s/nowhere", f->base);
+    assert_int_equal(damero_open("russian", dir, 0, &tb), DAMERO_ERR_IO);
+    assert_null(tb);
+    assert_message_has("no directory", dir);
+
+    /* a file is no directory either */
+    snprintf(dir, sizeof dir, "%s/russian/KvK.wdl", f->master);
+    tb = (damero_tb *)1;
+    assert_int_equal(damero_open("russian", dir, 0, &tb), DAMERO_ERR_IO);
+    assert_null(tb);
+    assert_message_has("a file", dir);
+
+    /* a directory without tables of the variant opens, and knows nothing */
+    const char *variants[] = { "english", "international", "poddavki" };
+    const char *fens[] = { "W:WK29:BK4", "W:WK46:BK5", "W:WKa1:BKh8" };
+    for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
+        if (damero_open(variants[k], f->master, 1 << 20, &tb) != DAMERO_OK)
+            fail_msg("%s: %s", variants[k], damero_error_message());
+        assert_int_equal(damero_max_pieces(tb), 0);
+        assert_string_equal(damero_variant(tb), variants[k]);
+        damero_position pos = fen_position(tb, fens[k]);
+        assert_int_equal(damero_probe_wdl(tb, &pos, &wdl), DAMERO_ERR_MISSING);
+        damero_close(tb);
+    }
+    /* and so does an empty variant directory */
+    snprintf(dir, sizeof dir, "%s/empty", f->base);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/russian", dir);
+    assert_int_equal(mkdir(sub, 0777), 0);
+    if (damero_open("russian", dir, 0, &tb) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    assert_int_equal(damero_max_pieces(tb), 0);
+    damero_close(tb);
+}
+
+static void test_null_arguments(void **state)
+{
+    struct fixture *f = *state;
+    damero_tb *tb = (damero_tb *)1;
+    damero_value value;
+    damero_move move, moves[64];
+    char fen[DAMERO_FEN_SIZE];
+    int wdl, count;
+
+    assert_int_equal(damero_open(NULL, f->master, 0, &tb), DAMERO_ERR_ARGUMENT);
+    assert_null(tb);
+    tb = (damero_tb *)1;
+    assert_int_equal(damero_open("russian", NULL, 0, &tb), DAMERO_ERR_ARGUMENT);
+    assert_null(tb);
+    assert_int_equal(damero_open("russian", f->master, 0, NULL), DAMERO_ERR_ARGUMENT);
+    damero_close(NULL);
+    assert_string_equal(damero_variant(NULL), "");
+    assert_int_equal(damero_max_pieces(NULL), 0);
+
+    tb = open_master(f);
+    damero_position pos = fen_position(tb, "W:WKa1,Kc1:BKh8");
+    assert_int_equal(damero_parse_fen(NULL, "W:WKa1:BKh8", &pos), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_parse_fen(tb, NULL, &pos), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_parse_fen(tb, "W:WKa1:BKh8", NULL), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_write_fen(NULL, &pos, fen), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_write_fen(tb, NULL, fen), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_write_fen(tb, &pos, NULL), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe_wdl(NULL, &pos, &wdl), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe_wdl(tb, NULL, &wdl), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe_wdl(tb, &pos, NULL), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe(NULL, &pos, &value), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe(tb, NULL, &value), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe(tb, &pos, NULL), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_root_moves(NULL, &pos, moves, 64, &count), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_root_moves(tb, NULL, moves, 64, &count), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_root_moves(tb, &pos, NULL, 64, &count), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_root_moves(tb, &pos, moves, 64, NULL), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_best_move(NULL, &pos, &move), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_best_move(tb, NULL, &move), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_best_move(tb, &pos, NULL), DAMERO_ERR_ARGUMENT);
+    damero_close(tb);
+}
+
+static void test_too_little_room(void **state)
+{
+    damero_tb *tb = open_master(*state);
+    damero_position pos = fen_position(tb, "W:WKa1,Kc1:BKh8");
+    damero_move moves[64];
+    int count = -1, n;
+
+    assert_int_equal(damero_root_moves(tb, &pos, moves, 64, &count), DAMERO_OK);
+    n = count;
+    assert_true(n > 2);
+    count = -1;
+    assert_int_equal(damero_root_moves(tb, &pos, moves, n - 1, &count), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(count, n);
+    assert_message_has("room", "room");
+    count = -1;
+    assert_int_equal(damero_root_moves(tb, &pos, NULL, 0, &count), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(count, n);
+    count = -1;
+    assert_int_equal(damero_root_moves(tb, &pos, moves, n, &count), DAMERO_OK);
+    assert_int_equal(count, n);
+    damero_close(tb);
+}
+
+static void test_game_over(void **state)
+{
+    damero_tb *tb = open_master(*state);
+    damero_position pos = fen_position(tb, "W:Wa1:Bb2,c3"); /* a1 is blocked */
+    damero_move best, moves[4];
+    damero_value value;
+    int count = -1;
+
+    assert_int_equal(damero_best_move(tb, &pos, &best), DAMERO_ERR_GAME_OVER);
+    assert_message_has("no move", "no legal move");
+    assert_int_equal(damero_root_moves(tb, &pos, moves, 4, &count), DAMERO_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(damero_probe(tb, &pos, &value), DAMERO_OK);
+    assert_int_equal(value.wdl, DAMERO_LOSS);
+    assert_int_equal(value.dtm, 0);
+    damero_close(tb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_header_flipped),
+        cmocka_unit_test(test_format_version),
+        cmocka_unit_test(test_other_variant),
+        cmocka_unit_test(test_not_a_table),
+        cmocka_unit_test(test_other_files_ignored),
+        cmocka_unit_test(test_damaged_block),
+        cmocka_unit_test(test_missing_material),
+        cmocka_unit_test(test_missing_after_capture),
+        cmocka_unit_test(test_bad_fen),
+        cmocka_unit_test(test_bad_position),
+        cmocka_unit_test(test_unknown_variant),
+        cmocka_unit_test(test_directories),
+        cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_too_little_room),
+        cmocka_unit_test(test_game_over),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,323 @@
+/* The probing library under threads: many threads probing one handle at once, with a
+ * block cache far smaller than the tables (so that blocks are evicted and read again all
+ * the time while the threads race), get exactly the answers one thread gets alone, and so
+ * does a handle without a cache. `./run.sh tsan` runs this test under ThreadSanitizer. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include "test_util.h"
+
+#include <ftw.h>
+#include <pthread.h>
+#include <time.h>
+
+#include "build.h"
+#include "damero.h"
+#include "index.h"
+#include "random_position.h"
+
+/* ThreadSanitizer makes everything 5 to 10 times slower, and the tables are built on one
+ * thread under it (see tests/CMakeLists.txt): 3 pieces then, still three times the cache. */
+#ifdef __SANITIZE_THREAD__
+#define PIECES 3
+#define NUM_POSITIONS 50000
+#define SMALL_CACHE (128 << 10) /* one shard; 3-piece tables: about 400 KB decompressed */
+#else
+#define PIECES 4
+#define NUM_POSITIONS 200000
+#define SMALL_CACHE (256 << 10) /* one shard; 4-piece tables: over 10 MB decompressed */
+#endif
+#define NUM_THREADS 4
+
+struct fixture {
+    char dir[64];
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    snprintf(f->dir, sizeof f->dir, "/tmp/damero-test-probe-threads-XXXXXX");
+    if (!mkdtemp(f->dir)) {
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    nftw(f->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(f);
+    return 0;
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Builds every material of 2..pieces pieces into dir/<variant>. Returns how many. */
+static int build_on_disk(const struct variant *v, const char *dir, int pieces,
+                         struct material *wanted, int capacity)
+{
+    struct build_options options = { 0 };
+    struct tableset on_disk;
+    char err[512], variant_dir[256];
+    int n = 0;
+    for (int k = 2; k <= pieces; k++)
+        n += material_list(v, k, wanted + n, capacity - n);
+    snprintf(variant_dir, sizeof variant_dir, "%s/%s", dir, v->name);
+    tableset_init(&on_disk, v, variant_dir);
+    if (build_materials(&on_disk, wanted, n, &options, err, sizeof err) < 0)
+        fail_msg("%s: %s", v->name, err);
+    tableset_free(&on_disk);
+    return n;
+}
+
+/* The public bitboard of a set of squares: bit n-1 for square number n. */
+static uint64_t numbered(const struct variant *v, bb_t squares)
+{
+    static const struct variant *cached;
+    static int number[MAX_SQUARES];
+    int bit;
+    if (cached != v) {
+        for (bit = 0; bit < MAX_SQUARES; bit++)
+            number[bit] = bb_of(bit) & v->board()->board ? square_number(v, bit) : 0;
+        cached = v;
+    }
+    uint64_t out = 0;
+    BB_FOR_EACH(bit, squares)
+        out |= (uint64_t)1 << (number[bit] - 1);
+    return out;
+}
+
+static damero_position public_position(const struct variant *v, const struct position *p)
+{
+    damero_position out = { .side_to_move = (int)p->side };
+    for (int s = 0; s < 2; s++) {
+        out.men[s] = numbered(v, p->men[s]);
+        out.kings[s] = numbered(v, p->kings[s]);
+    }
+    return out;
+}
+
+/* n random positions, each a random index of a random material with a random side to
+ * move, half of them colour-flipped (a material the library looks up through the flip).
+ * Like an engine's probes, most come from a few hot spots (HOT_SPOTS ranges of a block's
+ * worth of indices, a side to move each), which nearly fill the cache; the rest come from
+ * anywhere and keep evicting them. So the threads meet on the same blocks, hit, miss,
+ * insert and evict all at once. */
+#define HOT_SPOTS 2
+#define HOT_SPAN 32768 /* the values of a DTM or MTC block */
+
+static damero_position *random_positions(const struct variant *v,
+                                         const struct material *materials, int n_materials,
+                                         int n)
+{
+    struct material_index *ix = calloc((size_t)n_materials, sizeof *ix);
+    damero_position *out = malloc((size_t)n * sizeof *out);
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    struct {
+        int k;
+        enum side side;
+        uint64_t first, count;
+    } hot[HOT_SPOTS];
+    assert_non_null(ix);
+    assert_non_null(out);
+    for (int k = 0; k < n_materials; k++)
+        assert_int_equal(index_init(&ix[k], v, &materials[k]), 0);
+    for (int h = 0; h < HOT_SPOTS; h++) {
+        int k;
+        do /* a material of the most pieces: the others may be tiny */
+            k = (int)(random_next(&state) % (uint64_t)n_materials);
+        while (material_pieces(&materials[k]) < PIECES);
+        uint64_t spans = (ix[k].size + HOT_SPAN - 1) / HOT_SPAN;
+        hot[h].k = k;
+        hot[h].side = (enum side)(random_next(&state) & 1);
+        hot[h].first = random_next(&state) % spans * HOT_SPAN;
+        hot[h].count = ix[k].size - hot[h].first < HOT_SPAN ? ix[k].size - hot[h].first
+                                                            : HOT_SPAN;
+    }
+    for (int i = 0; i < n; i++) {
+        struct position p, twin;
+        uint64_t r = random_next(&state);
+        if (r % 16 != 0) {
+            int h = (int)(r / 16 % HOT_SPOTS);
+            index_position(&ix[hot[h].k], hot[h].first + random_next(&state) % hot[h].count,
+                           hot[h].side, &p);
+        } else {
+            const struct material_index *x = &ix[r / 16 % (uint64_t)n_materials];
+            index_position(x, random_next(&state) % x->size,
+                           (enum side)(random_next(&state) & 1), &p);
+        }
+        if (random_next(&state) & 1) {
+            position_flip_colours(v, &p, &twin);
+            p = twin;
+        }
+        out[i] = public_position(v, &p);
+    }
+    for (int k = 0; k < n_materials; k++)
+        index_free(&ix[k]);
+    free(ix);
+    return out;
+}
+
+struct answer {
+    int wdl_status, wdl;
+    int status;
+    damero_value value;
+};
+
+struct job {
+    damero_tb *tb;
+    const damero_position *positions;
+    int n;
+    unsigned seed;                /* 0: in order; else a shuffled order from this seed */
+    pthread_barrier_t *start;     /* NULL: no waiting */
+    struct answer *answers;       /* by position, whatever the order of probing */
+};
+
+static void *probe_all(void *arg)
+{
+    struct job *job = arg;
+    int *order = malloc((size_t)job->n * sizeof *order);
+    if (!order)
+        return "out of memory";
+    for (int i = 0; i < job->n; i++)
+        order[i] = i;
+    if (job->seed) {
+        uint64_t state = 0x2545F4914F6CDD1Dull * job->seed;
+        for (int i = job->n - 1; i > 0; i--) {
+            int j = (int)(random_next(&state) % (uint64_t)(i + 1));
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+    }
+    if (job->start)
+        pthread_barrier_wait(job->start);
+    for (int k = 0; k < job->n; k++) {
+        int i = order[k];
+        struct answer *a = &job->answers[i];
+        memset(a, 0, sizeof *a);
+        a->wdl_status = damero_probe_wdl(job->tb, &job->positions[i], &a->wdl);
+        a->status = damero_probe(job->tb, &job->positions[i], &a->value);
+    }
+    free(order);
+    return NULL;
+}
+
+static void assert_same_answers(const damero_tb *tb, const damero_position *positions,
+                                const struct answer *want, const struct answer *got, int n,
+                                const char *who)
+{
+    for (int i = 0; i < n; i++) {
+        const struct answer *a = &want[i], *b = &got[i];
+        if (a->wdl_status != b->wdl_status || a->status != b->status || a->wdl != b->wdl ||
+            a->value.wdl != b->value.wdl || a->value.dtm != b->value.dtm ||
+            a->value.mtc != b->value.mtc) {
+            char fen[DAMERO_FEN_SIZE] = "?";
+            damero_write_fen(tb, &positions[i], fen);
+            fail_msg("%s, position %d (%s): wdl %d (status %d), value %d/%d/%d (status %d); "
+                     "alone: wdl %d (status %d), value %d/%d/%d (status %d)",
+                     who, i, fen, b->wdl, b->wdl_status, b->value.wdl, b->value.dtm,
+                     b->value.mtc, b->status, a->wdl, a->wdl_status, a->value.wdl,
+                     a->value.dtm, a->value.mtc, a->status);
+        }
+    }
+}
+
+/* Probes every position from NUM_THREADS threads at once, each in its own order, and
+ * compares each thread's answers with `want`. */
+static void probe_in_threads(damero_tb *tb,
+                             const damero_position *positions, int n,
+                             const struct answer *want, const char *handle)
+{
+    pthread_t threads[NUM_THREADS];
+    struct job jobs[NUM_THREADS];
+    pthread_barrier_t start;
+    char who[128];
+    assert_int_equal(pthread_barrier_init(&start, NULL, NUM_THREADS), 0);
+    for (int t = 0; t < NUM_THREADS; t++) {
+        jobs[t] = (struct job){ tb, positions, n, (unsigned)t, &start,
+                                malloc((size_t)n * sizeof(struct answer)) };
+        assert_non_null(jobs[t].answers);
+        assert_int_equal(pthread_create(&threads[t], NULL, probe_all, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NUM_THREADS; t++) {
+        void *result;
+        assert_int_equal(pthread_join(threads[t], &result), 0);
+        if (result)
+            fail_msg("thread %d: %s", t, (const char *)result);
+    }
+    pthread_barrier_destroy(&start);
+    for (int t = 0; t < NUM_THREADS; t++) {
+        snprintf(who, sizeof who, "%s, thread %d of %d", handle, t, NUM_THREADS);
+        assert_same_answers(tb, positions, want, jobs[t].answers, n, who);
+        free(jobs[t].answers);
+    }
+}
+
+static void test_threads_agree(void **state)
+{
+    struct fixture *f = *state;
+    const struct variant *v = test_variant("russian");
+    struct material materials[256];
+    damero_tb *small, *uncached;
+    double t0 = seconds_now();
+
+    int n_materials = build_on_disk(v, f->dir, PIECES, materials, 256);
+    double t1 = seconds_now();
+    damero_position *positions = random_positions(v, materials, n_materials, NUM_POSITIONS);
+    struct answer *alone = malloc(NUM_POSITIONS * sizeof *alone);
+    assert_non_null(alone);
+
+    if (damero_open("russian", f->dir, SMALL_CACHE, &small) != DAMERO_OK ||
+        damero_open("russian", f->dir, 0, &uncached) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    assert_int_equal(damero_max_pieces(small), PIECES);
+
+    /* one thread alone: every position has its value, of every kind */
+    struct job job = { small, positions, NUM_POSITIONS, 0, NULL, alone };
+    assert_null(probe_all(&job));
+    int count[3] = { 0 };
+    for (int i = 0; i < NUM_POSITIONS; i++) {
+        if (alone[i].wdl_status != DAMERO_OK || alone[i].status != DAMERO_OK)
+            fail_msg("position %d: status %d, %d", i, alone[i].wdl_status, alone[i].status);
+        assert_int_equal(alone[i].wdl, alone[i].value.wdl);
+        count[alone[i].wdl + 1]++;
+    }
+    assert_true(count[0] > 0 && count[1] > 0 && count[2] > 0);
+    double t2 = seconds_now();
+
+    probe_in_threads(small, positions, NUM_POSITIONS, alone, "small cache");
+    double t3 = seconds_now();
+    /* without a cache every probe decompresses: a part of the positions is enough */
+    probe_in_threads(uncached, positions, NUM_POSITIONS / 64, alone, "no cache");
+    double t4 = seconds_now();
+    print_message("build %.2f s, one thread %.2f s, %d threads %.2f s, no cache %.2f s\n",
+                  t1 - t0, t2 - t1, NUM_THREADS, t3 - t2, t4 - t3);
+
+    damero_close(small);
+    damero_close(uncached);
+    free(alone);
+    free(positions);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_threads_agree, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
