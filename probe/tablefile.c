@@ -58,10 +58,11 @@ static uint32_t block_values_for(uint32_t value_bits)
 }
 
 /* WDL files are written once and probed often, and they are what an engine keeps: they
- * get zstd's strongest level. */
+ * get a strong level. 15 gives within 0.3% of 19's size (russian up to 5 pieces) at a
+ * third of the time, which keeps building fast. */
 static int compression_level(uint32_t value_bits)
 {
-    return value_bits == 2 ? 19 : 5;
+    return value_bits == 2 ? 15 : 5;
 }
 
 static void put_u32(uint8_t *p, uint32_t v)
