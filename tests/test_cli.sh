@@ -2,23 +2,7 @@
 # The damero command as a user meets it: output shape, exit codes, error messages.
 set -u
 damero=$1
-failures=0 checks=0
-
-# expect CODE WORDS -- ARGS...: runs damero ARGS, checks its exit code and that its output
-# (stdout and stderr) contains WORDS.
-expect() {
-  local code=$1 words=$2 out status
-  shift 3
-  checks=$((checks + 1))
-  out=$("$damero" "$@" 2>&1)
-  status=$?
-  if [ "$status" -ne "$code" ] || [[ "$out" != *"$words"* ]]; then
-    echo "FAIL: damero $* -> exit $status (want $code), output:"
-    echo "$out" | sed 's/^/    /'
-    echo "    (wanted it to contain: $words)"
-    failures=$((failures + 1))
-  fi
-}
+. "$(dirname "$0")/cli_harness.sh"
 
 expect 0 "perft" -- --help
 expect 0 "--keep-duplicates" -- perft --help
@@ -41,5 +25,4 @@ expect 2 "is not a square" -- perft --variant russian --depth 3 --fen "W:W99:Bh8
 expect 2 "used twice" -- perft --variant international --depth 3 --fen "W:W31,31:B1"
 expect 2 "unexpected argument 'extra'" -- perft --variant russian --depth 3 extra
 
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+summary

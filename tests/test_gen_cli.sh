@@ -5,44 +5,8 @@
 set -u
 export LC_ALL=C # English error texts (strerror), byte order for ls
 damero=$1
-failures=0 checks=0
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/damero-gen-cli.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 143' TERM INT # so that the EXIT trap cleans up
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-# run ARGS...: runs damero ARGS, leaving its output (stdout and stderr) in $out and its
-# exit code in $status (124 when it hangs: every run here takes seconds at most).
-run() {
-  out=$(timeout 120 "$damero" "$@" 2>&1)
-  status=$?
-}
-
-# expect CODE WORDS -- ARGS...: runs damero ARGS, checks its exit code and that its output
-# (stdout and stderr) contains WORDS.
-expect() {
-  local code=$1 words=$2
-  shift 3
-  checks=$((checks + 1))
-  run "$@"
-  if [ "$status" -ne "$code" ] || [[ "$out" != *"$words"* ]]; then
-    fail "damero $* -> exit $status (want $code), output:"
-    echo "$out" | sed 's/^/    /'
-    echo "    (wanted it to contain: $words)"
-  fi
-}
-
-# check DESCRIPTION COMMAND...: counts a failure when COMMAND fails.
-check() {
-  local what=$1
-  shift
-  checks=$((checks + 1))
-  "$@" || fail "$what"
-}
+. "$(dirname "$0")/cli_harness.sh"
+make_tmp gen-cli
 
 # same_files DIR1 DIR2: both hold the same file names with the same bytes.
 same_files() {
@@ -334,5 +298,4 @@ expect 2 "name one table file" -- info
 expect 2 "unknown option '--yaml'" -- info --yaml "$a/KvK.dtm"
 expect 0 "--json" -- info --help
 
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+summary

@@ -11,7 +11,7 @@
 set -u
 export LC_ALL=C
 build=$1 src=$2 cc=${3:-cc} extra=${4:-} cmake=${CMAKE:-cmake}
-failures=0 checks=0
+. "$(dirname "$0")/cli_harness.sh"
 
 for tool in pkg-config "$cc" nm readelf; do
   if ! command -v "$tool" >/dev/null; then
@@ -19,17 +19,10 @@ for tool in pkg-config "$cc" nm readelf; do
     exit 77
   fi
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/damero-install.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 143' TERM INT # so that the EXIT trap cleans up
+make_tmp install
 
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-# check DESCRIPTION COMMAND...: runs COMMAND, quietly; a failure prints its output.
-check() {
+# check_quiet DESCRIPTION COMMAND...: runs COMMAND, quietly; a failure prints its output.
+check_quiet() {
   local what=$1 out
   shift
   checks=$((checks + 1))
@@ -41,8 +34,8 @@ check() {
 }
 
 prefix=$tmp/prefix
-if ! check "cmake --install $build --prefix $prefix" "$cmake" --install "$build" --prefix "$prefix"; then
-  echo "$((checks - failures)) passed, $failures failed"
+if ! check_quiet "cmake --install $build --prefix $prefix" "$cmake" --install "$build" --prefix "$prefix"; then
+  summary
   exit 1
 fi
 
@@ -52,7 +45,7 @@ checks=$((checks + 1))
 if [ -z "$pc" ]; then
   fail "no damero.pc under $prefix:"
   (cd "$prefix" && find . -type f | sed 's/^/    /')
-  echo "$((checks - failures)) passed, $failures failed"
+  summary
   exit 1
 fi
 libdir=$(dirname "$(dirname "$pc")")
@@ -63,7 +56,7 @@ for f in libdamero.a libdamero.so libdamero.so.0; do
   checks=$((checks + 1))
   [ -e "$libdir/$f" ] || fail "$libdir/$f not installed"
 done
-check "bin/damero --help" "$prefix/bin/damero" --help
+check_quiet "bin/damero --help" "$prefix/bin/damero" --help
 checks=$((checks + 1))
 soname=$(readelf -d "$libdir/libdamero.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = libdamero.so.0 ] || fail "SONAME '$soname', want libdamero.so.0"
@@ -94,12 +87,12 @@ cflags=(-std=c17 -Wall -Wextra -Werror -pedantic $extra)
 
 # Against the shared library: found through LD_LIBRARY_PATH, as with any library
 # installed outside the system's directories.
-if check "compiling against libdamero.so" \
+if check_quiet "compiling against libdamero.so" \
      "$cc" "${cflags[@]}" -o "$tmp/example_shared" "$example" $(pkg-config --cflags --libs damero); then
   checks=$((checks + 1))
   readelf -d "$tmp/example_shared" | grep -q 'NEEDED.*\[libdamero\.so\.0\]' ||
     fail "example_shared does not load libdamero.so.0"
-  check "running example_shared" env LD_LIBRARY_PATH="$libdir" "$tmp/example_shared" "$tmp/tables"
+  check_quiet "running example_shared" env LD_LIBRARY_PATH="$libdir" "$tmp/example_shared" "$tmp/tables"
 fi
 
 # Against the static library: -ldamero taken from libdamero.a, with the libraries it
@@ -112,13 +105,12 @@ for word in $(pkg-config --static --libs damero); do
     libs+=("$word")
   fi
 done
-if check "compiling against libdamero.a" \
+if check_quiet "compiling against libdamero.a" \
      "$cc" "${cflags[@]}" -o "$tmp/example_static" "$example" $(pkg-config --cflags damero) "${libs[@]}"; then
   checks=$((checks + 1))
   ! readelf -d "$tmp/example_static" | grep -q 'NEEDED.*libdamero' ||
     fail "example_static loads libdamero.so"
-  check "running example_static" env -u LD_LIBRARY_PATH "$tmp/example_static" "$tmp/tables"
+  check_quiet "running example_static" env -u LD_LIBRARY_PATH "$tmp/example_static" "$tmp/tables"
 fi
 
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+summary

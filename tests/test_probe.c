@@ -1,42 +1,11 @@
 /* The probing library (damero.h) against the generator: every position of small tables,
  * probed through the public API from files on disk, has the value the generator holds in
  * memory, including the positions whose WDL is stored as a don't-care. */
-#define _XOPEN_SOURCE 700 /* nftw */
-#include "test_util.h"
+#define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
+#include "file_util.h"
+#include "probe_util.h"
 
-#include <ftw.h>
-#include <unistd.h>
-
-#include "build.h"
-#include "damero.h"
-
-struct fixture {
-    char dir[64];
-};
-
-static int setup(void **state)
-{
-    struct fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/damero-test-probe-XXXXXX");
-    if (!mkdtemp(f->dir))
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    nftw(f->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(f);
-    return 0;
-}
+static int setup(void **state) { return temp_dir_setup(state, "probe"); }
 
 /* Builds every material of up to `pieces` pieces: into dir/<variant> for the library,
  * and separately in memory (ts), where the generator keeps every table it solved. */
@@ -45,45 +14,12 @@ static void build_all(struct tableset *ts, const struct variant *v, const char *
 {
     struct material wanted[256];
     struct build_options options = { 0 };
-    struct tableset on_disk;
-    char err[512], variant_dir[256];
-    int n = 0;
-    for (int k = 2; k <= pieces; k++)
-        n += material_list(v, k, wanted + n, 256 - n);
-    snprintf(variant_dir, sizeof variant_dir, "%s/%s", dir, v->name);
-    tableset_init(&on_disk, v, variant_dir);
+    char err[512];
+    int n = test_materials(v, pieces, NULL, wanted, 256);
+    build_on_disk(v, dir, wanted, n);
     tableset_init(ts, v, NULL);
-    if (build_materials(&on_disk, wanted, n, &options, err, sizeof err) < 0 ||
-        build_materials(ts, wanted, n, &options, err, sizeof err) < 0)
+    if (build_materials(ts, wanted, n, &options, err, sizeof err) < 0)
         fail_msg("%s: %s", v->name, err);
-    tableset_free(&on_disk);
-}
-
-/* The public bitboard of a set of squares: bit n-1 for square number n. */
-static uint64_t numbered(const struct variant *v, bb_t squares)
-{
-    static const struct variant *cached;
-    static int number[MAX_SQUARES];
-    int bit;
-    if (cached != v) {
-        for (bit = 0; bit < MAX_SQUARES; bit++)
-            number[bit] = bb_of(bit) & v->board()->board ? square_number(v, bit) : 0;
-        cached = v;
-    }
-    uint64_t out = 0;
-    BB_FOR_EACH(bit, squares)
-        out |= (uint64_t)1 << (number[bit] - 1);
-    return out;
-}
-
-static damero_position public_position(const struct variant *v, const struct position *p)
-{
-    damero_position out = { .side_to_move = (int)p->side };
-    for (int s = 0; s < 2; s++) {
-        out.men[s] = numbered(v, p->men[s]);
-        out.kings[s] = numbered(v, p->kings[s]);
-    }
-    return out;
 }
 
 static int expected_wdl(dtm_t dtm)
@@ -130,7 +66,7 @@ static void check_position(damero_tb *tb, const struct tableset *ts, const struc
     tally->captures += has_capture(v, p);
 }
 
-static void check_variant(struct fixture *f, const char *name, int pieces)
+static void check_variant(struct temp_dir *f, const char *name, int pieces)
 {
     const struct variant *v = test_variant(name);
     struct tableset ts;
@@ -167,11 +103,12 @@ static void test_every_position_italian(void **state) { check_variant(*state, "i
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_every_position_russian, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_every_position_english, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_every_position_international, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_every_position_poddavki, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_every_position_italian, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_russian, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_english, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_international, setup,
+                                        temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_poddavki, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_italian, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

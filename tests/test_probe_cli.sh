@@ -6,44 +6,8 @@
 set -u
 export LC_ALL=C
 damero=$1
-failures=0 checks=0
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/damero-probe-cli.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 143' TERM INT # so that the EXIT trap cleans up
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-# run ARGS...: runs damero ARGS, leaving its output (stdout and stderr) in $out and its
-# exit code in $status (124 when it hangs: every run here takes seconds at most).
-run() {
-  out=$(timeout 120 "$damero" "$@" 2>&1)
-  status=$?
-}
-
-# expect CODE WORDS -- ARGS...: runs damero ARGS, checks its exit code and that its output
-# (stdout and stderr) contains WORDS.
-expect() {
-  local code=$1 words=$2
-  shift 3
-  checks=$((checks + 1))
-  run "$@"
-  if [ "$status" -ne "$code" ] || [[ "$out" != *"$words"* ]]; then
-    fail "damero $* -> exit $status (want $code), output:"
-    echo "$out" | sed 's/^/    /'
-    echo "    (wanted it to contain: $words)"
-  fi
-}
-
-# check DESCRIPTION COMMAND...: counts a failure when COMMAND fails.
-check() {
-  local what=$1
-  shift
-  checks=$((checks + 1))
-  "$@" || fail "$what"
-}
+. "$(dirname "$0")/cli_harness.sh"
+make_tmp probe-cli
 
 # number JSON NAME: the first number-valued field NAME ("" when it is null or missing).
 number() {
@@ -226,5 +190,4 @@ expect 1 "KvK.wdl: the file is truncated" -- line --variant russian --dir "$d" "
 cp "$t/russian/KvK.wdl" "$d/russian/KvK.wdl"
 expect 0 "White to move wins" -- probe --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
 
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+summary

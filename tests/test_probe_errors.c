@@ -3,23 +3,21 @@
  * open, a damaged block at probe time, missing tables, bad positions and FENs, unknown
  * variants and directories, NULL arguments, too little room for the moves, a game that
  * is over. Every damaged-file case damages a fresh copy of tables built once. */
-#define _XOPEN_SOURCE 700 /* nftw */
-#include "test_util.h"
+#define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
+#include "file_util.h"
+#include "probe_util.h"
 
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
-#include "damero.h"
 #include "index.h"
 
 #define PIECES 3
 
 struct fixture {
-    char base[64];     /* everything the tests write is under here */
-    char master[128];  /* master/russian: every russian table of up to PIECES pieces */
-    char english[128]; /* english/english: KvK of english checkers */
+    char base[TEMP_DIR_SIZE]; /* everything the tests write is under here */
+    char master[128];         /* master/russian: every russian table of up to PIECES pieces */
+    char english[128];        /* english/english: KvK of english checkers */
     int copies;
 };
 
@@ -28,20 +26,7 @@ static void build_tables(const char *variant, const char *root, const char *cons
 {
     const struct variant *v = test_variant(variant);
     struct material wanted[64];
-    struct build_options options = { 0 };
-    struct tableset ts;
-    char err[512], dir[256];
-    int n = 0;
-    for (int k = 2; k <= pieces; k++)
-        n += material_list(v, k, wanted + n, 64 - n);
-    for (; names && *names; names++)
-        if (material_parse(v, *names, &wanted[n++], err, sizeof err) < 0)
-            fail_msg("%s", err);
-    snprintf(dir, sizeof dir, "%s/%s", root, variant);
-    tableset_init(&ts, v, dir);
-    if (build_materials(&ts, wanted, n, &options, err, sizeof err) < 0)
-        fail_msg("%s: %s", variant, err);
-    tableset_free(&ts);
+    build_on_disk(v, root, wanted, test_materials(v, pieces, names, wanted, 64));
 }
 
 static int group_setup(void **state)
@@ -50,8 +35,7 @@ static int group_setup(void **state)
     struct fixture *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
-    snprintf(f->base, sizeof f->base, "/tmp/damero-test-probe-errors-XXXXXX");
-    if (!mkdtemp(f->base)) {
+    if (temp_dir_make(f->base, "probe-errors") < 0) {
         free(f);
         return -1;
     }
@@ -65,16 +49,10 @@ static int group_setup(void **state)
     return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static int group_teardown(void **state)
 {
     struct fixture *f = *state;
-    nftw(f->base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    temp_dir_remove(f->base);
     free(f);
     return 0;
 }
@@ -99,13 +77,11 @@ static void fresh_copy(struct fixture *f, char root[128])
     char from[512], to[512];
     const struct variant *v = test_variant("russian");
     struct material m[64];
-    int n = 0;
+    int n = test_materials(v, PIECES, NULL, m, 64);
     snprintf(root, 128, "%s/copy%d", f->base, ++f->copies);
     snprintf(to, sizeof to, "%s/russian", root);
     assert_int_equal(mkdir(root, 0777), 0);
     assert_int_equal(mkdir(to, 0777), 0);
-    for (int k = 2; k <= PIECES; k++)
-        n += material_list(v, k, m + n, 64 - n);
     for (int i = 0; i < n; i++)
         for (enum table_metric metric = METRIC_WDL; metric <= METRIC_MTC; metric++) {
             char name[MATERIAL_NAME_SIZE];
@@ -121,26 +97,6 @@ static void fresh_copy(struct fixture *f, char root[128])
 static void table_path(const char *root, const char *file, char path[256])
 {
     snprintf(path, 256, "%s/russian/%s", root, file);
-}
-
-static long file_size(const char *path)
-{
-    struct stat st;
-    assert_int_equal(stat(path, &st), 0);
-    return (long)st.st_size;
-}
-
-static void patch_byte(const char *path, long offset, uint8_t xor_mask)
-{
-    FILE *f = fopen(path, "r+b");
-    int c;
-    assert_non_null(f);
-    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
-    c = fgetc(f);
-    assert_true(c != EOF);
-    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
-    assert_int_equal(fputc(c ^ xor_mask, f), c ^ xor_mask);
-    assert_int_equal(fclose(f), 0);
 }
 
 static uint64_t read_u64(const char *path, long offset)
@@ -289,26 +245,6 @@ static void test_other_files_ignored(void **state)
 }
 
 /* ---- a damaged block: found when it is read ---- */
-
-/* The public bitboard of a set of squares: bit n-1 for square number n. */
-static uint64_t numbered(const struct variant *v, bb_t squares)
-{
-    uint64_t out = 0;
-    int bit;
-    BB_FOR_EACH(bit, squares)
-        out |= (uint64_t)1 << (square_number(v, bit) - 1);
-    return out;
-}
-
-static damero_position public_position(const struct variant *v, const struct position *p)
-{
-    damero_position out = { .side_to_move = (int)p->side };
-    for (int s = 0; s < 2; s++) {
-        out.men[s] = numbered(v, p->men[s]);
-        out.kings[s] = numbered(v, p->kings[s]);
-    }
-    return out;
-}
 
 static void test_damaged_block(void **state)
 {

@@ -2,15 +2,13 @@
  * block cache far smaller than the tables (so that blocks are evicted and read again all
  * the time while the threads race), get exactly the answers one thread gets alone, and so
  * does a handle without a cache. `./run.sh tsan` runs this test under ThreadSanitizer. */
-#define _XOPEN_SOURCE 700 /* nftw */
-#include "test_util.h"
+#define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
+#include "file_util.h"
+#include "probe_util.h"
 
-#include <ftw.h>
 #include <pthread.h>
 #include <time.h>
 
-#include "build.h"
-#include "damero.h"
 #include "index.h"
 #include "random_position.h"
 
@@ -27,88 +25,13 @@
 #endif
 #define NUM_THREADS 4
 
-struct fixture {
-    char dir[64];
-};
-
-static int setup(void **state)
-{
-    struct fixture *f = calloc(1, sizeof *f);
-    if (!f)
-        return -1;
-    snprintf(f->dir, sizeof f->dir, "/tmp/damero-test-probe-threads-XXXXXX");
-    if (!mkdtemp(f->dir)) {
-        free(f);
-        return -1;
-    }
-    *state = f;
-    return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    nftw(f->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(f);
-    return 0;
-}
+static int setup(void **state) { return temp_dir_setup(state, "probe-threads"); }
 
 static double seconds_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Builds every material of 2..pieces pieces into dir/<variant>. Returns how many. */
-static int build_on_disk(const struct variant *v, const char *dir, int pieces,
-                         struct material *wanted, int capacity)
-{
-    struct build_options options = { 0 };
-    struct tableset on_disk;
-    char err[512], variant_dir[256];
-    int n = 0;
-    for (int k = 2; k <= pieces; k++)
-        n += material_list(v, k, wanted + n, capacity - n);
-    snprintf(variant_dir, sizeof variant_dir, "%s/%s", dir, v->name);
-    tableset_init(&on_disk, v, variant_dir);
-    if (build_materials(&on_disk, wanted, n, &options, err, sizeof err) < 0)
-        fail_msg("%s: %s", v->name, err);
-    tableset_free(&on_disk);
-    return n;
-}
-
-/* The public bitboard of a set of squares: bit n-1 for square number n. */
-static uint64_t numbered(const struct variant *v, bb_t squares)
-{
-    static const struct variant *cached;
-    static int number[MAX_SQUARES];
-    int bit;
-    if (cached != v) {
-        for (bit = 0; bit < MAX_SQUARES; bit++)
-            number[bit] = bb_of(bit) & v->board()->board ? square_number(v, bit) : 0;
-        cached = v;
-    }
-    uint64_t out = 0;
-    BB_FOR_EACH(bit, squares)
-        out |= (uint64_t)1 << (number[bit] - 1);
-    return out;
-}
-
-static damero_position public_position(const struct variant *v, const struct position *p)
-{
-    damero_position out = { .side_to_move = (int)p->side };
-    for (int s = 0; s < 2; s++) {
-        out.men[s] = numbered(v, p->men[s]);
-        out.kings[s] = numbered(v, p->kings[s]);
-    }
-    return out;
 }
 
 /* n random positions, each a random index of a random material with a random side to
@@ -270,13 +193,14 @@ static void probe_in_threads(damero_tb *tb,
 
 static void test_threads_agree(void **state)
 {
-    struct fixture *f = *state;
+    struct temp_dir *f = *state;
     const struct variant *v = test_variant("russian");
     struct material materials[256];
     damero_tb *small, *uncached;
     double t0 = seconds_now();
 
-    int n_materials = build_on_disk(v, f->dir, PIECES, materials, 256);
+    int n_materials = test_materials(v, PIECES, NULL, materials, 256);
+    build_on_disk(v, f->dir, materials, n_materials);
     double t1 = seconds_now();
     damero_position *positions = random_positions(v, materials, n_materials, NUM_POSITIONS);
     struct answer *alone = malloc(NUM_POSITIONS * sizeof *alone);
@@ -317,7 +241,7 @@ static void test_threads_agree(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_threads_agree, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_threads_agree, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* Table files: what is written is read back exactly, a write leaves either the whole file
  * or nothing, and every kind of damage is refused with a message naming it. Each test
  * works in its own fresh directory under /tmp. */
-#include "test_util.h"
+#define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
+#include "file_util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,7 +15,7 @@
 #include "tablefile.h"
 
 struct fixture {
-    char dir[64];
+    char dir[TEMP_DIR_SIZE];
     char path[128]; /* dir/KMvK.dtm, the file most tests write */
 };
 
@@ -23,8 +24,7 @@ static int setup(void **state)
     struct fixture *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
-    snprintf(f->dir, sizeof f->dir, "/tmp/damero-test-tablefile-XXXXXX");
-    if (!mkdtemp(f->dir)) {
+    if (temp_dir_make(f->dir, "tablefile") < 0) {
         free(f);
         return -1;
     }
@@ -33,21 +33,11 @@ static int setup(void **state)
     return 0;
 }
 
-/* Removes the directory and whatever the test left in it (it holds plain files only). */
+/* Removes the directory and whatever the test left in it. */
 static int teardown(void **state)
 {
     struct fixture *f = *state;
-    DIR *d = opendir(f->dir);
-    struct dirent *e;
-    char path[512];
-    while (d && (e = readdir(d)))
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            snprintf(path, sizeof path, "%s/%s", f->dir, e->d_name);
-            unlink(path);
-        }
-    if (d)
-        closedir(d);
-    rmdir(f->dir);
+    temp_dir_remove(f->dir);
     free(f);
     return 0;
 }
@@ -212,26 +202,6 @@ static void test_overwrite(void **state)
     assert_int_equal(got.value_bits, 8);
     free(values[0]);
     free(values[1]);
-}
-
-static long file_size(const char *path)
-{
-    struct stat st;
-    assert_int_equal(stat(path, &st), 0);
-    return (long)st.st_size;
-}
-
-static void patch_byte(const char *path, long offset, uint8_t xor_mask)
-{
-    FILE *f = fopen(path, "r+b");
-    int c;
-    assert_non_null(f);
-    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
-    c = fgetc(f);
-    assert_true(c != EOF);
-    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
-    assert_int_equal(fputc(c ^ xor_mask, f), c ^ xor_mask);
-    assert_int_equal(fclose(f), 0);
 }
 
 /* Asserts that reading path fails, whole and (when header_too) header only, with a

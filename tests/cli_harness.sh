@@ -1,0 +1,54 @@
+# The harness the shell tests share, sourced (not run) by each after its `set -u`:
+#   . "$(dirname "$0")/cli_harness.sh"
+# run and expect run "$damero", which the test sets (the command under test, its $1).
+# fail, expect and check count in $checks and $failures; summary, the test's last
+# command, prints the count and fails when any check did.
+
+failures=0 checks=0
+
+# make_tmp NAME: a fresh directory in $tmp, removed when the test exits.
+make_tmp() {
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/damero-$1.XXXXXX") || exit 1
+  trap 'rm -rf "$tmp"' EXIT
+  trap 'exit 143' TERM INT # so that the EXIT trap cleans up
+}
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# run ARGS...: runs damero ARGS, leaving its output (stdout and stderr) in $out and its
+# exit code in $status (124 when it hangs: every run here takes seconds at most).
+run() {
+  out=$(timeout 120 "$damero" "$@" 2>&1)
+  status=$?
+}
+
+# expect CODE WORDS -- ARGS...: runs damero ARGS, checks its exit code and that its output
+# (stdout and stderr) contains WORDS.
+expect() {
+  local code=$1 words=$2
+  shift 3
+  checks=$((checks + 1))
+  run "$@"
+  if [ "$status" -ne "$code" ] || [[ "$out" != *"$words"* ]]; then
+    fail "damero $* -> exit $status (want $code), output:"
+    echo "$out" | sed 's/^/    /'
+    echo "    (wanted it to contain: $words)"
+  fi
+}
+
+# check DESCRIPTION COMMAND...: counts a failure when COMMAND fails.
+check() {
+  local what=$1
+  shift
+  checks=$((checks + 1))
+  "$@" || fail "$what"
+}
+
+# summary: how many checks passed and failed; fails when any check did.
+summary() {
+  echo "$((checks - failures)) passed, $failures failed"
+  [ "$failures" -eq 0 ]
+}
