@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The two quick-start commands, and the sanitizer runs CI adds to them.
 #
-#   ./run.sh            build, then run the main job (tables up to 4 pieces, every variant)
+#   ./run.sh            build, then run the main job (damero verify: every variant's
+#                       move-limit rules against tables up to 4 pieces)
 #   ./run.sh test       build, then run the test suite
 #   ./run.sh sanitize   build with AddressSanitizer + UndefinedBehaviorSanitizer, run the tests
 #   ./run.sh tsan       build with ThreadSanitizer, run the threaded probing test
@@ -39,20 +40,9 @@ build() {
 }
 
 main_job() {
-  echo "Every table of up to 4 pieces, for each variant, into tables/ (see 'damero gen --help')."
-  echo "Tables already there and intact are kept. Last column: the longest win of three kings"
-  echo "against one king, White to move, in plies (DTM), with an example."
-  echo
-  printf '%-14s %6s %6s %12s %9s  %s\n' variant built found positions seconds "KKKvK longest win"
-  for v in international brazilian russian pool spanish czech italian english poddavki ganapierde; do
-    summary=$(build/damero gen --variant "$v" --pieces 4 --dir tables)
-    longest=$(build/damero info "tables/$v/KKKvK.dtm" | grep -m1 'longest win' |
-              sed 's/^ *longest win: //; s/ (DTM), e.g./,/')
-    echo "$summary" | awk -v v="$v" -v longest="${longest:-none}" '
-      NR == 1 { built = $2; found = $5 }
-      NR == 2 { positions = $1; seconds = $5 }
-      END { printf "%-14s %6s %6s %12s %9s  %s\n", v, built, found, positions, seconds, longest }'
-  done
+  echo "Every variant's move-limit draw rules against its tables of up to 4 pieces (built into"
+  echo "tables/ when missing; see 'damero verify --help')."
+  build/damero verify --dir tables
 }
 
 # ctest runs tests side by side, each with its own OpenMP threads: threads that spin at

@@ -26,18 +26,18 @@ static void square_text(const struct variant *v, const struct position *p, int b
     square_name(v, bit, text);
 }
 
-static void print_files(const struct variant *v, const struct geometry *g)
+static void print_files(FILE *out, const struct variant *v, const struct geometry *g)
 {
     if (!v->algebraic)
         return;
-    printf("   ");
+    fprintf(out, "   ");
     for (int column = 0; column < g->files; column++)
-        printf("  %c", 'a' + column);
-    printf("\n");
+        fprintf(out, "  %c", 'a' + column);
+    fprintf(out, "\n");
 }
 
 /* One rank, built in a line so that the trailing blanks of empty squares can go. */
-static void print_rank(const struct variant *v, const struct geometry *g,
+static void print_rank(FILE *out, const struct variant *v, const struct geometry *g,
                        const struct position *p, int rank)
 {
     char line[128];
@@ -54,15 +54,15 @@ static void print_rank(const struct variant *v, const struct geometry *g,
         len += snprintf(line + len, sizeof line - (size_t)len, "  %d", rank + 1);
     while (len > 0 && line[len - 1] == ' ')
         len--;
-    printf("%.*s\n", len, line);
+    fprintf(out, "%.*s\n", len, line);
 }
 
-void board_print(const struct variant *v, const struct position *p)
+void board_print(FILE *out, const struct variant *v, const struct position *p)
 {
     const struct geometry *g = v->board();
 
-    print_files(v, g);
+    print_files(out, v, g);
     for (int rank = g->ranks - 1; rank >= 0; rank--)
-        print_rank(v, g, p, rank);
-    print_files(v, g);
+        print_rank(out, v, g, p, rank);
+    print_files(out, v, g);
 }

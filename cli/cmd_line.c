@@ -148,7 +148,7 @@ static int print_board(damero_tb *tb, const struct variant *v, const damero_posi
         return EXIT_FAILURE_RUN;
     }
     printf("\n");
-    board_print(v, &p);
+    board_print(stdout, v, &p);
     printf("%s to move: %s\n\n", side_word(pos->side_to_move), fen);
     return EXIT_OK;
 }

@@ -6,6 +6,7 @@
 int cmd_perft(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_line(int argc, char **argv);
 

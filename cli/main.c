@@ -14,6 +14,7 @@ static const struct command {
     { "info", cmd_info, "what a table holds: counts, longest wins, DTM histogram" },
     { "probe", cmd_probe, "the value of a position and of each of its moves (WDL, DTM, MTC)" },
     { "line", cmd_line, "the best line from a position, both sides playing the tables' moves" },
+    { "verify", cmd_verify, "check each move-limit draw rule against the tables" },
     { "perft", cmd_perft, "count move sequences to a depth (checks the move generator)" },
 };
 

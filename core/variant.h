@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "geometry.h"
+#include "move_limit.h"
 
 enum side { WHITE, BLACK };
 
@@ -51,6 +52,9 @@ struct variant {
     bool mirrored;
     bool number_from_top;
     bool number_left_to_right;
+
+    /* The move-limit draw rules (move_limit.h), ending with one whose name is NULL. */
+    const struct move_limit_rule *move_limits;
 };
 
 /* The rows, in a fixed order; the array ends with a row whose name is NULL. */

@@ -1,0 +1,148 @@
+/* damero verify: every move-limit rule of a variant against perfect play. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "commands.h"
+#include "damero.h"
+#include "options.h"
+#include "verify.h"
+#include "verify_report.h"
+
+static const char help[] =
+    "usage: damero verify [--variant NAME|all] [--pieces N] [--dir DIR] [--json]\n"
+    "                     [--markdown FILE] [--threads T]\n"
+    "\n"
+    "Checks each move-limit draw rule of a variant (the forzosa, three kings against one,\n"
+    "the 16/5/25-move rules, the no-progress counts) against the tables, building the\n"
+    "tables it needs that are missing. For a rule that demands a win within N moves it\n"
+    "reports, per side to move and per reading of the limit, the positions it covers, the\n"
+    "wins, the longest win in the rule's unit with its line, and how many wins need more\n"
+    "than the limit (the rule turns them into draws). For a no-progress count it reports,\n"
+    "per ending, the longest moves-to-conversion of a win and the wins beyond the limit.\n"
+    "\n"
+    "  --variant NAME  one variant, or all (the default)\n"
+    "  --pieces N      endings of up to N pieces (default 4)\n"
+    "  --dir DIR       the table root (default: tables), as for 'damero gen'\n"
+    "  --json          one JSON object per variant: variant, rules (name, limit, unit,\n"
+    "                  convention, results: side_to_move, positions, wins, longest_win,\n"
+    "                  wins_beyond_limit, example_fen); a list of them for all variants\n"
+    "  --markdown FILE also write the report as a document, the examples drawn as boards\n"
+    "  --threads T     threads for building tables (default: every core)\n";
+
+struct verify_args {
+    const struct variant *only; /* NULL: every variant */
+    const char *dir;
+    const char *markdown;
+    int pieces, threads;
+    bool json;
+};
+
+static int parse_args(int argc, char **argv, struct verify_args *a)
+{
+    static const struct option longopts[] = {
+        { "variant", required_argument, NULL, 'v' },
+        { "pieces", required_argument, NULL, 'p' },
+        { "dir", required_argument, NULL, 'd' },
+        { "json", no_argument, NULL, 'j' },
+        { "markdown", required_argument, NULL, 'm' },
+        { "threads", required_argument, NULL, 't' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt;
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'v':
+            if (strcmp(optarg, "all") != 0 && !(a->only = parse_variant("verify", optarg)))
+                return EXIT_USAGE;
+            break;
+        case 'p':
+            if (parse_int("verify", "--pieces", optarg, 2, MATERIAL_MAX_PIECES, &a->pieces) < 0)
+                return EXIT_USAGE;
+            break;
+        case 't':
+            if (parse_int("verify", "--threads", optarg, 1, 1024, &a->threads) < 0)
+                return EXIT_USAGE;
+            break;
+        case 'd': a->dir = optarg; break;
+        case 'j': a->json = true; break;
+        case 'm': a->markdown = optarg; break;
+        case 'h': fputs(help, stdout); return -1;
+        default: return option_error("verify", opt, argv);
+        }
+    }
+    if (optind < argc)
+        return usage_error("verify", "unexpected argument '%s'", argv[optind]);
+    return EXIT_OK;
+}
+
+/* Builds what the variant's rules need, fewest pieces first (progress on stderr). */
+static int build_needed(struct tableset *ts, int pieces, char *err, size_t err_size)
+{
+    static struct material wanted[1024];
+    struct build_options options = { .progress = isatty(STDERR_FILENO) };
+    int n = 0;
+    for (const struct move_limit_rule *r = ts->v->move_limits; r->name; r++)
+        n += rule_materials(ts->v, r, pieces, wanted + n, 1024 - n);
+    return n == 0 ? 0 : build_materials(ts, wanted, n, &options, err, err_size);
+}
+
+/* Verifies every rule of one variant into *out. */
+static int verify_variant(const struct verify_args *a, const struct variant *v,
+                          struct variant_report *out, char *err, size_t err_size)
+{
+    struct tableset ts;
+    char dir[4096];
+    int status;
+    snprintf(dir, sizeof dir, "%s/%s", a->dir, v->name);
+    tableset_init(&ts, v, dir);
+    status = build_needed(&ts, a->pieces, err, err_size);
+    for (int k = 0; status == 0 && k < out->num_rules; k++)
+        status = verify_rule(&ts, a->pieces, &v->move_limits[k], &out->rules[k].report, err,
+                             err_size);
+    tableset_free(&ts);
+    if (status == 0)
+        status = report_lines(a->dir, out, err, err_size);
+    return status;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    struct verify_args a = { .dir = "tables", .pieces = 4 };
+    char err[2048];
+    int status = parse_args(argc, argv, &a);
+    if (status != EXIT_OK)
+        return status < 0 ? EXIT_OK : status;
+    if (a.threads)
+        omp_set_num_threads(a.threads);
+    struct report_output out;
+    if (report_begin(&out, a.json, a.only != NULL, a.markdown, a.pieces, err, sizeof err) < 0) {
+        fprintf(stderr, "damero verify: %s\n", err);
+        return EXIT_FAILURE_RUN;
+    }
+    for (const struct variant *v = variants; v->name && status == EXIT_OK; v++) {
+        if (a.only && a.only != v)
+            continue;
+        struct variant_report *r = variant_report_new(v, a.pieces);
+        if (!r || verify_variant(&a, v, r, err, sizeof err) < 0) {
+            fprintf(stderr, "damero verify: %s: %s\n", v->name, r ? err : "out of memory");
+            status = EXIT_FAILURE_RUN;
+        } else {
+            report_variant(&out, r);
+        }
+        free(r);
+    }
+    if (report_end(&out, status == EXIT_OK, err, sizeof err) < 0) {
+        fprintf(stderr, "damero verify: %s\n", err);
+        status = EXIT_FAILURE_RUN;
+    }
+    return status;
+}

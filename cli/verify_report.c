@@ -1,0 +1,528 @@
+#include "verify_report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "notation.h"
+#include "options.h"
+
+struct variant_report *variant_report_new(const struct variant *v, int pieces)
+{
+    int n = 0;
+    while (v->move_limits[n].name)
+        n++;
+    struct variant_report *r = calloc(1, sizeof *r + (size_t)n * sizeof r->rules[0]);
+    if (r) {
+        r->v = v;
+        r->pieces = pieces;
+        r->num_rules = n;
+    }
+    return r;
+}
+
+static int num_readings(const struct move_limit_rule *rule)
+{
+    return rule->readings[1].limit ? 2 : 1;
+}
+
+static bool win_within(const struct rule_section *s)
+{
+    return s->report.rule->kind == LIMIT_WIN_WITHIN && s->report.status == RULE_CHECKED;
+}
+
+/* The results of every material for one side to move and reading, added up: a "must
+ * win within" rule is one count over all the endings it covers. */
+static struct rule_result total(const struct rule_report *r, bool strong_to_move, int reading)
+{
+    struct rule_result sum = { .strong_to_move = strong_to_move, .reading = reading,
+                               .longest_plies = -1, .longest = -1 };
+    for (int k = 0; k < r->num_results; k++) {
+        const struct rule_result *x = &r->results[k];
+        if (x->strong_to_move != strong_to_move || x->reading != reading)
+            continue;
+        size_t used = strlen(sum.ending);
+        if (used + strlen(x->ending) + 2 < sizeof sum.ending)
+            snprintf(sum.ending + used, sizeof sum.ending - used, "%s%s", used ? "," : "",
+                     x->ending);
+        sum.positions += x->positions;
+        sum.wins += x->wins;
+        sum.wins_beyond_limit += x->wins_beyond_limit;
+        sum.wins_before += x->wins_before;
+        sum.convertible_before += x->convertible_before;
+        if (x->longest_plies > sum.longest_plies) {
+            sum.longest_plies = x->longest_plies;
+            sum.longest = x->longest;
+            memcpy(sum.example_fen, x->example_fen, sizeof sum.example_fen);
+        }
+    }
+    return sum;
+}
+
+/* ---- lines ---- */
+
+static int play_line(damero_tb *tb, struct example_line *line)
+{
+    damero_position pos;
+    damero_move best;
+    int status = damero_parse_fen(tb, line->fen, &pos);
+    line->plies = 0;
+    while (status == DAMERO_OK && line->plies < MAX_LINE_PLIES) {
+        status = damero_best_move(tb, &pos, &best);
+        if (status != DAMERO_OK)
+            break;
+        snprintf(line->moves[line->plies++], DAMERO_MOVE_TEXT_SIZE, "%s", best.text);
+        pos = best.after;
+    }
+    return status == DAMERO_ERR_GAME_OVER ? DAMERO_OK : status;
+}
+
+int report_lines(const char *dir, struct variant_report *r, char *err, size_t err_size)
+{
+    damero_tb *tb = NULL;
+    int status = DAMERO_OK;
+    for (int k = 0; k < r->num_rules && status == DAMERO_OK; k++) {
+        struct rule_section *s = &r->rules[k];
+        for (int side = 0; side < 2 && win_within(s) && status == DAMERO_OK; side++) {
+            struct rule_result sum = total(&s->report, side == 0, 0);
+            memcpy(s->line[side].fen, sum.example_fen, sizeof sum.example_fen);
+            if (!sum.example_fen[0])
+                continue;
+            if (!tb)
+                status = damero_open(r->v->name, dir, 64 << 20, &tb);
+            if (status == DAMERO_OK)
+                status = play_line(tb, &s->line[side]);
+        }
+    }
+    damero_close(tb);
+    if (status != DAMERO_OK)
+        snprintf(err, err_size, "%s", damero_error_message());
+    return status == DAMERO_OK ? 0 : -1;
+}
+
+/* ---- words shared by the text and the Markdown ---- */
+
+static const char *side_words(const struct rule_section *s, bool strong_to_move)
+{
+    if (s->report.rule->kind == LIMIT_WIN_WITHIN)
+        return strong_to_move ? "strong side" : "lone side";
+    return strong_to_move ? "White" : "Black";
+}
+
+static void print_reading(FILE *f, const struct limit_reading *r)
+{
+    fprintf(f, "%d %s (%s)", r->limit, unit_words(r->unit), r->source);
+}
+
+static void print_moves(FILE *f, const struct example_line *line)
+{
+    for (int k = 0; k < line->plies; k++)
+        fprintf(f, "%s%s", k ? " " : "", line->moves[k]);
+    fprintf(f, "\n");
+}
+
+static void print_heading(FILE *f, bool md, const struct variant_report *r,
+                          const struct rule_section *s)
+{
+    const struct move_limit_rule *rule = s->report.rule;
+    fprintf(f, md ? "\n### %s: %s\n\n" : "\n%s: %s\n", r->v->name, rule->name);
+    fprintf(f, "%s%s\n", md ? "" : "  ", rule->words);
+    fprintf(f, "%sEndings: %s", md ? "\n" : "  ", rule->ending.words);
+    if (s->report.status == RULE_CHECKED && rule->kind == LIMIT_WIN_WITHIN)
+        fprintf(f, " (%s)", total(&s->report, true, 0).ending);
+    if (rule->precondition.words)
+        fprintf(f, ", with %s", rule->precondition.words);
+    fprintf(f, ".%s\n", rule->counts_from_precondition
+                            ? " The count starts when the precondition is first met."
+                            : "");
+    for (int k = 0; k < num_readings(rule); k++) {
+        fprintf(f, md ? "- reading %d: " : "  reading %d: ", k + 1);
+        print_reading(f, &rule->readings[k]);
+        fprintf(f, "\n");
+    }
+    if (s->report.status != RULE_CHECKED)
+        fprintf(f, md ? "\n**Not checked:** %s.\n" : "  NOT CHECKED: %s.\n", s->report.message);
+}
+
+static void print_row(FILE *f, bool md, const char *cells[], int n, const int widths[])
+{
+    for (int k = 0; k < n; k++) {
+        if (md)
+            fprintf(f, "| %s ", cells[k]);
+        else
+            fprintf(f, k ? " %-*s" : "  %-*s", k == n - 1 ? 0 : widths[k], cells[k]);
+    }
+    fprintf(f, md ? "|\n" : "\n");
+}
+
+static void print_rule_line(FILE *f, bool md, const char *cells[], int n, const int widths[])
+{
+    print_row(f, md, cells, n, widths);
+    if (md) {
+        for (int k = 0; k < n; k++)
+            fprintf(f, "|---");
+        fprintf(f, "|\n");
+    }
+}
+
+/* The table of a "must win within" rule: per reading and side to move. */
+static void print_win_table(FILE *f, bool md, const struct rule_section *s)
+{
+    static const int widths[] = { 8, 12, 11, 11, 8, 13 };
+    const char *head[] = { "reading", "to move", "positions", "wins", "longest", "beyond limit" };
+    print_rule_line(f, md, head, 6, widths);
+    for (int k = 0; k < num_readings(s->report.rule); k++)
+        for (int side = 0; side < 2; side++) {
+            struct rule_result t = total(&s->report, side == 0, k);
+            char reading[8], positions[24], wins[24], longest[16], beyond[24];
+            snprintf(reading, sizeof reading, "%d", k + 1);
+            snprintf(positions, sizeof positions, "%" PRIu64, t.positions);
+            snprintf(wins, sizeof wins, "%" PRIu64, t.wins);
+            snprintf(longest, sizeof longest, t.longest < 0 ? "-" : "%d", t.longest);
+            snprintf(beyond, sizeof beyond, "%" PRIu64, t.wins_beyond_limit);
+            const char *cells[] = { reading, side_words(s, side == 0), positions, wins, longest,
+                                    beyond };
+            print_row(f, md, cells, 6, widths);
+        }
+}
+
+/* Per material, the rows with a win (no-progress rules). */
+static void print_progress_table(FILE *f, bool md, const struct rule_section *s)
+{
+    static const int widths[] = { 9, 8, 11, 11, 12, 13, 13 };
+    const char *head[] = { "ending", "to move", "positions", "wins", "longest MTC",
+                           "beyond (1)", "beyond (2)" };
+    int columns = num_readings(s->report.rule) == 2 ? 7 : 6;
+    print_rule_line(f, md, head, columns, widths);
+    for (int k = 0; k < s->report.num_results; k++) {
+        const struct rule_result *x = &s->report.results[k];
+        if (x->reading != 0)
+            continue;
+        const struct rule_result *other = columns == 7 ? &s->report.results[k + 1] : x;
+        char positions[24], wins[24], longest[16], beyond[24], beyond2[24];
+        snprintf(positions, sizeof positions, "%" PRIu64, x->positions);
+        snprintf(wins, sizeof wins, "%" PRIu64, x->wins);
+        snprintf(longest, sizeof longest, x->longest_plies < 0 ? "-" : "%d", x->longest_plies);
+        snprintf(beyond, sizeof beyond, "%" PRIu64, x->wins_beyond_limit);
+        snprintf(beyond2, sizeof beyond2, "%" PRIu64, other->wins_beyond_limit);
+        const char *cells[] = { x->ending, side_words(s, x->strong_to_move), positions, wins,
+                                longest, beyond, beyond2 };
+        print_row(f, md, cells, columns, widths);
+    }
+}
+
+static void print_board(FILE *f, const struct variant *v, const char *fen)
+{
+    struct position p;
+    char err[256];
+    if (fen_parse(v, fen, &p, err, sizeof err) == 0)
+        board_print(f, v, &p);
+}
+
+static void print_examples(FILE *f, bool md, const struct variant_report *r,
+                           const struct rule_section *s)
+{
+    const struct move_limit_rule *rule = s->report.rule;
+    for (int side = 0; side < 2; side++) {
+        struct rule_result t = total(&s->report, side == 0, 0);
+        const struct example_line *line = &s->line[side];
+        if (!line->fen[0])
+            continue;
+        fprintf(f, md ? "\nLongest win, %s to move: %d %s (%d plies), `%s`\n\n"
+                      : "  longest win, %s to move: %d %s (%d plies), %s\n",
+                side_words(s, side == 0), t.longest, unit_words(rule->readings[0].unit),
+                t.longest_plies, line->fen);
+        if (md) {
+            fprintf(f, "```\n");
+            print_board(f, r->v, line->fen);
+            fprintf(f, "```\n\n");
+        }
+        fprintf(f, md ? "Line: " : "    line: ");
+        print_moves(f, line);
+    }
+    if (rule->kind == LIMIT_NO_PROGRESS)
+        for (int k = 0; k < s->report.num_results; k++) {
+            const struct rule_result *x = &s->report.results[k];
+            if (x->reading == 0 && x->wins_beyond_limit)
+                fprintf(f, md ? "\nExample beyond the limit, %s: `%s` (MTC %d plies)\n"
+                              : "  example beyond the limit, %s: %s (MTC %d plies)\n",
+                        x->ending, x->example_fen, x->longest_plies);
+        }
+}
+
+static void print_before_count(FILE *f, bool md, const struct rule_section *s)
+{
+    if (!s->report.rule->counts_from_precondition)
+        return;
+    fprintf(f, md ? "\nBefore the count starts (won positions without the precondition):\n\n"
+                  : "  before the count starts (won positions without the precondition):\n");
+    for (int k = 0; k < num_readings(s->report.rule); k++)
+        for (int side = 0; side < 2; side++) {
+            struct rule_result t = total(&s->report, side == 0, k);
+            fprintf(f, "%sreading %d, %s to move: %" PRIu64 " won, %" PRIu64
+                       " can force a start won in time, %" PRIu64 " cannot\n",
+                    md ? "- " : "    ", k + 1, side_words(s, side == 0), t.wins_before,
+                    t.convertible_before, t.wins_before - t.convertible_before);
+        }
+}
+
+static void print_verdict(FILE *f, bool md, const struct rule_section *s)
+{
+    const struct move_limit_rule *rule = s->report.rule;
+    for (int k = 0; k < num_readings(rule); k++) {
+        struct rule_result a = total(&s->report, true, k), b = total(&s->report, false, k);
+        uint64_t wins = a.wins + b.wins, beyond = a.wins_beyond_limit + b.wins_beyond_limit;
+        fprintf(f, md ? "\n**Verdict (reading %d):** " : "  verdict (reading %d): ", k + 1);
+        if (beyond == 0)
+            fprintf(f, "%d %s is enough for every one of the %" PRIu64 " won positions.\n",
+                    rule->readings[k].limit, unit_words(rule->readings[k].unit), wins);
+        else
+            fprintf(f, "%" PRIu64 " of the %" PRIu64 " won positions need more than %d %s: "
+                       "the rule turns them into draws.\n",
+                    beyond, wins, rule->readings[k].limit, unit_words(rule->readings[k].unit));
+    }
+}
+
+static void print_section(FILE *f, bool md, const struct variant_report *r,
+                          const struct rule_section *s)
+{
+    print_heading(f, md, r, s);
+    if (s->report.status != RULE_CHECKED)
+        return;
+    if (md)
+        fprintf(f, "\n");
+    if (s->report.rule->kind == LIMIT_WIN_WITHIN)
+        print_win_table(f, md, s);
+    else
+        print_progress_table(f, md, s);
+    print_examples(f, md, r, s);
+    print_before_count(f, md, s);
+    print_verdict(f, md, s);
+}
+
+static void print_text(FILE *f, bool md, const struct variant_report *r)
+{
+    fprintf(f, md ? "\n## %s\n\n%s, endings of up to %d pieces.\n"
+                  : "\n== %s: %s, endings of up to %d pieces ==\n",
+            md ? r->v->title : r->v->name, md ? r->v->name : r->v->title, r->pieces);
+    if (r->num_rules == 0)
+        fprintf(f, "%sNo move-limit rule is recorded for %s.\n", md ? "\n" : "  ", r->v->name);
+    for (int k = 0; k < r->num_rules; k++)
+        print_section(f, md, r, &r->rules[k]);
+}
+
+/* ---- JSON ---- */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_result(const struct rule_section *s, const struct rule_result *x,
+                        const struct example_line *line)
+{
+    const struct limit_reading *r = &s->report.rule->readings[x->reading];
+    printf("        {\"ending\": ");
+    json_string(stdout, x->ending);
+    printf(", \"side_to_move\": ");
+    json_string(stdout, side_words(s, x->strong_to_move));
+    printf(", \"reading\": %d, \"limit\": %d, \"unit\": ", x->reading + 1, r->limit);
+    json_string(stdout, unit_words(r->unit));
+    printf(", \"convention\": ");
+    json_string(stdout, r->source);
+    printf(",\n         \"positions\": %" PRIu64 ", \"wins\": %" PRIu64 ", \"longest_win\": ",
+           x->positions, x->wins);
+    print_json_count(x->longest);
+    printf(", \"longest_win_plies\": ");
+    print_json_count(x->longest_plies);
+    printf(", \"wins_beyond_limit\": %" PRIu64 ", \"example_fen\": ", x->wins_beyond_limit);
+    if (x->example_fen[0])
+        json_string(stdout, x->example_fen);
+    else
+        printf("null");
+    if (s->report.rule->counts_from_precondition)
+        printf(", \"wins_before\": %" PRIu64 ", \"convertible_before\": %" PRIu64,
+               x->wins_before, x->convertible_before);
+    if (line && line->fen[0]) {
+        printf(",\n         \"example_line\": [");
+        for (int k = 0; k < line->plies; k++)
+            printf("%s\"%s\"", k ? ", " : "", line->moves[k]);
+        printf("]");
+    }
+    printf("}");
+}
+
+static void json_rule(const struct rule_section *s)
+{
+    const struct move_limit_rule *rule = s->report.rule;
+    static const char *status_words[] = { "checked", "no position", "needs more pieces",
+                                          "not computed" };
+    printf("    {\"name\": ");
+    json_string(stdout, rule->name);
+    printf(", \"limit\": %d, \"unit\": ", rule->readings[0].limit);
+    json_string(stdout, unit_words(rule->readings[0].unit));
+    printf(", \"convention\": ");
+    json_string(stdout, rule->readings[0].source);
+    printf(",\n     \"words\": ");
+    json_string(stdout, rule->words);
+    printf(", \"status\": ");
+    json_string(stdout, status_words[s->report.status]);
+    if (s->report.status != RULE_CHECKED) {
+        printf(", \"message\": ");
+        json_string(stdout, s->report.message);
+    }
+    printf(",\n     \"results\": [");
+    int printed = 0;
+    if (win_within(s)) {
+        for (int k = 0; k < num_readings(rule); k++)
+            for (int side = 0; side < 2; side++) {
+                struct rule_result t = total(&s->report, side == 0, k);
+                printf("%s\n", printed++ ? "," : "");
+                json_result(s, &t, &s->line[side]);
+            }
+    } else {
+        for (int k = 0; k < s->report.num_results; k++) {
+            printf("%s\n", printed++ ? "," : "");
+            json_result(s, &s->report.results[k], NULL);
+        }
+    }
+    printf("]}");
+}
+
+static void print_json(const struct variant_report *r)
+{
+    printf("{\"variant\": \"%s\", \"pieces\": %d, \"rules\": [", r->v->name, r->pieces);
+    for (int k = 0; k < r->num_rules; k++) {
+        printf("%s\n", k ? "," : "");
+        json_rule(&r->rules[k]);
+    }
+    printf("]}");
+}
+
+/* ---- the summary ---- */
+
+/* The longest win and the wins beyond the limit of a rule under one reading, over both
+ * sides to move and every ending. */
+static void summarize(struct report_output *out, const struct variant_report *r,
+                      const struct rule_section *s, int reading)
+{
+    const struct move_limit_rule *rule = s->report.rule;
+    const struct limit_reading *lr = &rule->readings[reading];
+    if (out->num_rows == MAX_SUMMARY_ROWS)
+        return;
+    struct summary_row *row = &out->rows[out->num_rows++];
+    snprintf(row->variant, sizeof row->variant, "%s", r->v->name);
+    snprintf(row->rule, sizeof row->rule, "%s", rule->name);
+    snprintf(row->limit, sizeof row->limit, "%d %s", lr->limit, unit_words(lr->unit));
+    if (s->report.status != RULE_CHECKED) {
+        snprintf(row->wins, sizeof row->wins, "-");
+        snprintf(row->longest, sizeof row->longest, "-");
+        snprintf(row->beyond, sizeof row->beyond, "%s",
+                 s->report.status == RULE_NEEDS_PIECES ? "needs more pieces"
+                 : s->report.status == RULE_NO_POSITION ? "no position" : "not computed");
+        return;
+    }
+    uint64_t wins = 0, beyond = 0;
+    int longest = -1;
+    for (int k = 0; k < s->report.num_results; k++) {
+        const struct rule_result *x = &s->report.results[k];
+        if (x->reading != reading)
+            continue;
+        wins += x->wins;
+        beyond += x->wins_beyond_limit;
+        if (x->longest > longest)
+            longest = x->longest;
+    }
+    snprintf(row->wins, sizeof row->wins, "%" PRIu64, wins);
+    snprintf(row->longest, sizeof row->longest, longest < 0 ? "-" : "%d", longest);
+    snprintf(row->beyond, sizeof row->beyond, "%" PRIu64, beyond);
+}
+
+static void print_summary(const struct report_output *out, FILE *f, bool md)
+{
+    static const int widths[] = { 13, 18, 27, 10, 8, 17 };
+    const char *head[] = { "variant", "rule", "limit", "wins", "longest", "beyond limit" };
+    fprintf(f, md ? "\n## Summary\n\n" : "\n== summary: wins, the longest (in the limit's "
+                                            "unit), and wins the limit turns into draws ==\n");
+    print_rule_line(f, md, head, 6, widths);
+    for (int k = 0; k < out->num_rows; k++) {
+        const struct summary_row *row = &out->rows[k];
+        const char *cells[] = { row->variant, row->rule, row->limit, row->wins, row->longest,
+                                row->beyond };
+        print_row(f, md, cells, 6, widths);
+    }
+}
+
+/* ---- output ---- */
+
+int report_begin(struct report_output *out, bool json, bool single, const char *markdown,
+                 int pieces, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    out->json = json;
+    out->single = single;
+    if (!markdown)
+        return 0;
+    snprintf(out->markdown_path, sizeof out->markdown_path, "%s", markdown);
+    snprintf(out->markdown_tmp, sizeof out->markdown_tmp, "%s.tmp.%ld", markdown,
+             (long)getpid());
+    if (!(out->markdown = fopen(out->markdown_tmp, "w"))) {
+        snprintf(err, err_size, "cannot write %s: %s", out->markdown_tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(out->markdown,
+            "# Move-limit draw rules against perfect play\n\n"
+            "Written by `damero verify` from its endgame tables (endings of up to %d pieces).\n"
+            "A win's length is its distance to mate under best play (DTM): the winner takes\n"
+            "the shortest way, the loser the longest. Counts are of legal positions.\n",
+            pieces);
+    return 0;
+}
+
+void report_variant(struct report_output *out, const struct variant_report *r)
+{
+    if (out->json) {
+        if (!out->single)
+            printf(out->variants ? ",\n" : "[\n");
+        print_json(r);
+    } else {
+        print_text(stdout, false, r);
+    }
+    if (out->markdown)
+        print_text(out->markdown, true, r);
+    for (int k = 0; k < r->num_rules; k++)
+        for (int reading = 0; reading < num_readings(r->rules[k].report.rule); reading++)
+            summarize(out, r, &r->rules[k], reading);
+    out->variants++;
+}
+
+int report_end(struct report_output *out, bool complete, char *err, size_t err_size)
+{
+    if (out->json && out->single)
+        printf("\n");
+    else if (out->json)
+        printf(out->variants ? "\n]\n" : "[]\n");
+    else if (complete)
+        print_summary(out, stdout, false);
+    if (!out->markdown)
+        return 0;
+    if (complete)
+        print_summary(out, out->markdown, true);
+    bool written = fclose(out->markdown) == 0;
+    if (complete && written && rename(out->markdown_tmp, out->markdown_path) == 0)
+        return 0;
+    remove(out->markdown_tmp);
+    if (!complete)
+        return 0;
+    snprintf(err, err_size, "cannot write %s: %s", out->markdown_path, strerror(errno));
+    return -1;
+}

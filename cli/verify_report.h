@@ -1,0 +1,73 @@
+/* The report of `damero verify`: each rule's results with the optimal line of its
+ * longest win, printed as text or JSON on stdout and, when asked, written as a Markdown
+ * document. */
+#ifndef DAMERO_CLI_VERIFY_REPORT_H
+#define DAMERO_CLI_VERIFY_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "damero.h"
+#include "verify.h"
+
+#define MAX_LINE_PLIES 256
+
+/* The optimal line from an example position: both sides play the tables' best move. */
+struct example_line {
+    char fen[FEN_SIZE];
+    int plies;
+    char moves[MAX_LINE_PLIES][DAMERO_MOVE_TEXT_SIZE];
+};
+
+/* One rule's report, and the lines of its longest wins (strong side to move, then the
+ * lone side) when it demands a win within a limit. */
+struct rule_section {
+    struct rule_report report;
+    struct example_line line[2];
+};
+
+struct variant_report {
+    const struct variant *v;
+    int pieces;
+    int num_rules;
+    struct rule_section rules[];
+};
+
+/* A report with room for each of v's rules; free() it. NULL when memory runs out. */
+struct variant_report *variant_report_new(const struct variant *v, int pieces);
+
+/* Plays the line of every longest win through the probe library, from the tables in
+ * dir/<variant>. Returns 0, or -1 with a sentence in err. */
+int report_lines(const char *dir, struct variant_report *r, char *err, size_t err_size);
+
+/* One line of the closing summary: a rule under one reading. */
+struct summary_row {
+    char variant[24], rule[48], limit[48], wins[24], longest[24], beyond[48];
+};
+
+#define MAX_SUMMARY_ROWS 128
+
+/* Where the report goes. */
+struct report_output {
+    bool json;
+    bool single;           /* one variant: a JSON object rather than a list */
+    int variants;          /* printed so far */
+    int num_rows;
+    struct summary_row rows[MAX_SUMMARY_ROWS];
+    FILE *markdown;        /* NULL when not asked */
+    char markdown_path[4096], markdown_tmp[4128];
+};
+
+/* Starts the report (the markdown file under a temporary name). Returns 0, or -1 with a
+ * sentence in err. */
+int report_begin(struct report_output *out, bool json, bool single, const char *markdown,
+                 int pieces, char *err, size_t err_size);
+
+/* Prints one variant's report (and writes it into the markdown document). */
+void report_variant(struct report_output *out, const struct variant_report *r);
+
+/* Ends the report: prints the summary (text) or closes the JSON list, and renames the markdown document into place
+ * when `complete`, else removes it. Returns 0, or -1 with a sentence in err. */
+int report_end(struct report_output *out, bool complete, char *err, size_t err_size);
+
+#endif

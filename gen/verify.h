@@ -1,0 +1,64 @@
+/* What the tables say about a move-limit rule (core/move_limit.h): for each side to move
+ * and each reading of the limit, how many positions the rule covers, how many are won,
+ * the longest win in the rule's unit, and how many wins the limit turns into draws.
+ *
+ * "Must win within N" rules are read from DTM: a win within the limit exists exactly when
+ * the DTM is within it. No-progress rules reset by a capture or man move are read from
+ * MTC, per material. A rule whose count starts when its precondition is first met (the
+ * forzosa) also gets the positions before that: from which of them the strong side can
+ * force entering the count in a position it then wins in time (an attractor over the
+ * material's positions). */
+#ifndef DAMERO_VERIFY_H
+#define DAMERO_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "notation.h"
+#include "tableset.h"
+
+enum rule_status {
+    RULE_CHECKED,
+    RULE_NO_POSITION,    /* tables exist, but no position meets the precondition */
+    RULE_NEEDS_PIECES,   /* its endings have more pieces than the tables built */
+    RULE_NOT_COMPUTED,   /* the tables have no metric for how this rule counts */
+};
+
+#define MAX_RULE_RESULTS 512
+
+struct rule_result {
+    char ending[64];                 /* the material, strong (or White) side first; in a
+                                        total, the materials */
+    bool strong_to_move;             /* no-progress rules: White to move */
+    int reading;                     /* index into the rule's readings */
+    uint64_t positions;              /* legal positions the rule covers */
+    uint64_t wins;                   /* won by the strong side (no-progress: side to move) */
+    uint64_t wins_beyond_limit;      /* wins that need more than the limit */
+    int longest_plies;               /* the longest such win (DTM or MTC), -1 without wins */
+    int longest;                     /* the same in the reading's unit */
+    char example_fen[FEN_SIZE];      /* a position of the longest win, "" without wins */
+    /* counts_from_precondition: the won positions before the count starts, and those
+     * from which the strong side can force a start it then wins in time */
+    uint64_t wins_before, convertible_before;
+};
+
+struct rule_report {
+    const struct move_limit_rule *rule;
+    enum rule_status status;
+    char message[256];               /* why, when not RULE_CHECKED */
+    int num_results;
+    struct rule_result results[MAX_RULE_RESULTS];
+};
+
+/* Checks one rule against the tables in ts of every material of up to max_pieces pieces
+ * (they must be built). Returns 0, or -1 with a sentence in err when a table cannot be
+ * read or memory runs out. */
+int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rule *rule,
+                struct rule_report *out, char *err, size_t err_size);
+
+/* Whether the materials of up to max_pieces pieces that a rule covers, in building
+ * order; returns how many were written (at most capacity). */
+int rule_materials(const struct variant *v, const struct move_limit_rule *rule,
+                   int max_pieces, struct material *out, int capacity);
+
+#endif
