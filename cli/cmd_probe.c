@@ -21,7 +21,8 @@ static const char help[] =
     "\n" TABLE_OPTIONS_HELP
     "  --json          one JSON object: variant, fen (as damero writes it), wdl (\"win\",\n"
     "                  \"draw\" or \"loss\"), dtm, mtc and moves, a list of {move, wdl, dtm,\n"
-    "                  mtc}, best first; dtm and mtc in plies, null in a draw\n"
+    "                  mtc, after (the FEN the move leads to)}, best first; dtm and mtc in\n"
+    "                  plies, null in a draw\n"
     "  --cache MB      the most memory the table block cache may use (default: 64)\n"
     "\n"
     "A ply is one side's move. Where a count is also given in moves, those are the moves\n"
@@ -92,15 +93,18 @@ static void print_json_value(const damero_value *value)
     print_json_count(value->mtc);
 }
 
-static void print_json(const char *fen, const struct table_args *a, const damero_value *value,
-                       const damero_move *moves, int count)
+static void print_json(damero_tb *tb, const char *fen, const struct table_args *a,
+                       const damero_value *value, const damero_move *moves, int count)
 {
+    char after[DAMERO_FEN_SIZE];
     printf("{\"variant\": \"%s\", \"fen\": \"%s\", ", a->v->name, fen);
     print_json_value(value);
     printf(", \"moves\": [");
     for (int i = 0; i < count; i++) {
         printf("%s{\"move\": \"%s\", ", i ? ", " : "", moves[i].text);
         print_json_value(&moves[i].value);
+        if (damero_write_fen(tb, &moves[i].after, after) == DAMERO_OK)
+            printf(", \"after\": \"%s\"", after);
         printf("}");
     }
     printf("]}\n");
@@ -119,7 +123,7 @@ static int probe(damero_tb *tb, const struct table_args *a, const damero_positio
         damero_write_fen(tb, pos, fen) != DAMERO_OK)
         return probe_failure("probe");
     if (a->json)
-        print_json(fen, a, &value, moves, count);
+        print_json(tb, fen, a, &value, moves, count);
     else
         print_text(fen, a, pos, &value, moves, count);
     return EXIT_OK;
