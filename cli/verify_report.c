@@ -193,7 +193,7 @@ static void print_win_table(FILE *f, bool md, const struct rule_section *s)
 static void print_progress_table(FILE *f, bool md, const struct rule_section *s)
 {
     static const int widths[] = { 9, 8, 11, 11, 12, 13, 13 };
-    const char *head[] = { "ending", "to move", "positions", "wins", "longest MTC",
+    const char *head[] = { "ending", "to move", "positions", "wins", "longest plies",
                            "beyond (1)", "beyond (2)" };
     int columns = num_readings(s->report.rule) == 2 ? 7 : 6;
     print_rule_line(f, md, head, columns, widths);
@@ -247,8 +247,8 @@ static void print_examples(FILE *f, bool md, const struct variant_report *r,
         for (int k = 0; k < s->report.num_results; k++) {
             const struct rule_result *x = &s->report.results[k];
             if (x->reading == 0 && x->wins_beyond_limit)
-                fprintf(f, md ? "\nExample beyond the limit, %s: `%s` (MTC %d plies)\n"
-                              : "  example beyond the limit, %s: %s (MTC %d plies)\n",
+                fprintf(f, md ? "\nExample beyond the limit, %s: `%s` (%d plies)\n"
+                              : "  example beyond the limit, %s: %s (%d plies)\n",
                         x->ending, x->example_fen, x->longest_plies);
         }
 }

@@ -14,7 +14,6 @@
 #include "clock.h"
 
 #define MAX_MATERIALS 4096
-#define MAX_SUCCESSORS 256
 
 struct plan {
     struct material list[MAX_MATERIALS]; /* building order */
@@ -297,18 +296,6 @@ static int build_one(struct tableset *ts, const struct material *m, struct progr
     return 0;
 }
 
-/* Makes sure every successor of m is in memory (they are built already). */
-static int load_successors(struct tableset *ts, const struct material *m, char *err,
-                           size_t err_size)
-{
-    struct material next[MAX_SUCCESSORS];
-    int n = material_successors(ts->v, m, next, MAX_SUCCESSORS);
-    for (int k = 0; k < n; k++)
-        if (!tableset_get(ts, &next[k], err, err_size))
-            return -1;
-    return 0;
-}
-
 static int build_plan(struct tableset *ts, const struct plan *plan,
                       const struct build_options *options, char *err, size_t err_size)
 {
@@ -334,7 +321,7 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
         } else if (load_existing(ts, m)) {
             report.found++;
         } else {
-            if (load_successors(ts, m, err, err_size) < 0 ||
+            if (tableset_get_successors(ts, m, err, err_size) < 0 ||
                 build_one(ts, m, &pr, err, err_size) < 0)
                 goto fail;
             report.built++;
@@ -345,7 +332,7 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
             uint64_t bad;
             struct progress_report progress = { report_solving, &pr };
             material_name(m, name);
-            if (load_successors(ts, m, err, err_size) < 0)
+            if (tableset_get_successors(ts, m, err, err_size) < 0)
                 goto fail;
             snprintf(pr.name, sizeof pr.name, "%s check", name);
             pr.current_fraction = 0;

@@ -161,3 +161,14 @@ int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *d
         *mtc = t->mtc[q.side][i];
     return 0;
 }
+
+int tableset_get_successors(struct tableset *ts, const struct material *m, char *err,
+                            size_t err_size)
+{
+    struct material next[MAX_SUCCESSORS];
+    int n = material_successors(ts->v, m, next, MAX_SUCCESSORS);
+    for (int k = 0; k < n; k++)
+        if (!tableset_get(ts, &next[k], err, err_size))
+            return -1;
+    return 0;
+}

@@ -40,6 +40,11 @@ void tableset_free(struct tableset *ts);
 const struct table *tableset_get(struct tableset *ts, const struct material *m, char *err,
                                  size_t err_size);
 
+/* Makes sure the table of every material a move from m can reach (material_successors)
+ * is in memory, reading it when needed. Returns 0, or -1 with a sentence in err. */
+int tableset_get_successors(struct tableset *ts, const struct material *m, char *err,
+                            size_t err_size);
+
 /* The table of canonical material m if it is in memory, else NULL. Thread-safe. */
 const struct table *tableset_find(const struct tableset *ts, const struct material *m);
 

@@ -283,11 +283,233 @@ static int count_convertible(const struct variant *v, const struct table *t,
     return status;
 }
 
-static int verify_win_within(const struct variant *v, const struct table *t,
-                             const struct move_limit_rule *rule, const struct condition *c,
-                             struct rule_report *out)
+/* ---- no progress: MTC, or a distance to the next capture or promotion ---- */
+
+#define NO_DISTANCE UINT16_MAX
+
+/* The moves inside one material between its won and lost positions (state = side *
+ * size + index), forward and backward, for the distance below. */
+struct state_graph {
+    uint64_t n;
+    uint64_t *first, *back_first; /* n + 1 each */
+    uint32_t *to, *from;
+    uint8_t *resets;              /* per state: 1 when a move that keeps its value resets */
+};
+
+static void state_graph_free(struct state_graph *g)
 {
-    struct rule_result *res[2][MAX_READINGS];
+    free(g->first);
+    free(g->back_first);
+    free(g->to);
+    free(g->from);
+    free(g->resets);
+}
+
+static dtm_t state_dtm(const struct table *t, uint64_t s)
+{
+    return t->dtm[s >= t->ix.size][s % t->ix.size];
+}
+
+/* The moves of state s that the distance follows: for a won position the winning ones,
+ * for a lost one all. A capture or promotion resets the count (noted in *resets), any
+ * other move stays in the material: its target is written to `to` (when not NULL).
+ * Returns how many targets. */
+static int state_moves(const struct tableset *ts, const struct table *t, uint64_t s,
+                       struct move_list *list, uint32_t *to, uint8_t *resets)
+{
+    enum side side = (enum side)(s >= t->ix.size);
+    dtm_t d = state_dtm(t, s);
+    struct position p, child;
+    int n = 0;
+    *resets = 0;
+    if (d == DTM_DRAW)
+        return 0;
+    index_position(&t->ix, s % t->ix.size, side, &p);
+    generate_moves(ts->v, &p, 0, list);
+    for (int k = 0; k < list->count; k++) {
+        const struct move *m = &list->moves[k];
+        dtm_t after;
+        make_move(&p, m, &child);
+        tableset_value(ts, &child, &after, NULL);
+        if (dtm_is_win(d) && !dtm_is_win(dtm_parent(after)))
+            continue; /* the winner keeps to winning moves */
+        if (m->captured || m->promotes) {
+            *resets = 1;
+            continue;
+        }
+        if (to)
+            to[n] = (uint32_t)((side_other(side) == BLACK ? t->ix.size : 0) +
+                               index_of(&t->ix, &child, NULL));
+        n++;
+    }
+    return n;
+}
+
+static int build_state_graph(const struct tableset *ts, const struct table *t,
+                             struct state_graph *g)
+{
+    uint64_t n = 2 * t->ix.size;
+    int failed = 0;
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    g->first = calloc(n + 1, sizeof *g->first);
+    g->back_first = calloc(n + 2, sizeof *g->back_first);
+    g->resets = malloc(n + 1);
+    if (!g->first || !g->back_first || !g->resets)
+        return -1;
+#pragma omp parallel reduction(| : failed)
+    {
+        struct move_list *list = malloc(sizeof *list);
+        failed = !list;
+#pragma omp for schedule(dynamic, 1024)
+        for (uint64_t s = 0; s < n; s++)
+            if (list)
+                g->first[s + 1] = (uint64_t)state_moves(ts, t, s, list, NULL, &g->resets[s]);
+        free(list);
+    }
+    for (uint64_t s = 0; s < n; s++)
+        g->first[s + 1] += g->first[s];
+    if (failed || !(g->to = malloc((g->first[n] + 1) * sizeof *g->to)) ||
+        !(g->from = malloc((g->first[n] + 1) * sizeof *g->from)))
+        return -1;
+#pragma omp parallel reduction(| : failed)
+    {
+        struct move_list *list = malloc(sizeof *list);
+        failed = !list;
+#pragma omp for schedule(dynamic, 1024)
+        for (uint64_t s = 0; s < n; s++)
+            if (list)
+                state_moves(ts, t, s, list, g->to + g->first[s], &g->resets[s]);
+        free(list);
+    }
+    /* the moves backward, by a counting sort on their targets */
+    for (uint64_t e = 0; e < g->first[n]; e++)
+        g->back_first[g->to[e] + 2]++;
+    for (uint64_t s = 0; s < n; s++)
+        g->back_first[s + 2] += g->back_first[s + 1];
+    for (uint64_t s = 0; s < n; s++)
+        for (uint64_t e = g->first[s]; e < g->first[s + 1]; e++)
+            g->from[g->back_first[g->to[e] + 1]++] = (uint32_t)s;
+    return failed ? -1 : 0;
+}
+
+/* Distances grow one level at a time, like the generator's agendas. */
+struct levels {
+    uint32_t **items;
+    uint64_t *count, *capacity;
+    int num;
+};
+
+static int level_push(struct levels *l, int level, uint32_t s)
+{
+    if (level >= l->num) {
+        int num = level + 64;
+        uint32_t **items = realloc(l->items, (size_t)num * sizeof *items);
+        uint64_t *count = items ? realloc(l->count, (size_t)num * sizeof *count) : NULL;
+        uint64_t *capacity = count ? realloc(l->capacity, (size_t)num * sizeof *capacity) : NULL;
+        if (items)
+            l->items = items;
+        if (count)
+            l->count = count;
+        if (!capacity)
+            return -1;
+        l->capacity = capacity;
+        for (int k = l->num; k < num; k++) {
+            l->items[k] = NULL;
+            l->count[k] = l->capacity[k] = 0;
+        }
+        l->num = num;
+    }
+    if (l->count[level] == l->capacity[level]) {
+        uint64_t capacity = l->capacity[level] ? 2 * l->capacity[level] : 256;
+        uint32_t *grown = realloc(l->items[level], capacity * sizeof *grown);
+        if (!grown)
+            return -1;
+        l->items[level] = grown;
+        l->capacity[level] = capacity;
+    }
+    l->items[level][l->count[level]++] = s;
+    return 0;
+}
+
+static void levels_free(struct levels *l)
+{
+    for (int k = 0; k < l->num; k++)
+        free(l->items[k]);
+    free(l->items);
+    free(l->count);
+    free(l->capacity);
+}
+
+/* For each won position, the fewest plies the winner needs until a capture or a
+ * promotion, keeping the win; for each lost one, the most the loser can delay it (0
+ * when the game is over). The MTC of the tables, with man steps no longer counted as
+ * conversions, computed level by level from the positions that convert at once. */
+static int distance_to_capture_or_promotion(const struct tableset *ts, const struct table *t,
+                                            uint16_t *dist)
+{
+    struct state_graph g;
+    struct levels l = { 0 };
+    uint64_t n = 2 * t->ix.size;
+    uint16_t *longest = malloc((n + 1) * sizeof *longest); /* lost: the worst so far */
+    uint32_t *left = malloc((n + 1) * sizeof *left);       /* lost: moves not settled */
+    int status = longest && left ? build_state_graph(ts, t, &g) : -1;
+    for (uint64_t s = 0; status == 0 && s < n; s++) {
+        dtm_t d = state_dtm(t, s);
+        dist[s] = NO_DISTANCE;
+        left[s] = (uint32_t)(g.first[s + 1] - g.first[s]);
+        longest[s] = g.resets[s]; /* a resetting move delays by one ply */
+        if (dtm_is_win(d) && g.resets[s])
+            dist[s] = 1;
+        else if (dtm_is_loss(d) && left[s] == 0)
+            dist[s] = longest[s];
+        if (dist[s] != NO_DISTANCE)
+            status = level_push(&l, dist[s], (uint32_t)s);
+    }
+    for (int level = 0; status == 0 && level < l.num; level++)
+        for (uint64_t k = 0; status == 0 && k < l.count[level]; k++) {
+            uint32_t s = l.items[level][k];
+            bool won = dtm_is_win(state_dtm(t, s));
+            for (uint64_t e = g.back_first[s]; status == 0 && e < g.back_first[s + 1]; e++) {
+                uint32_t p = g.from[e];
+                if (won) { /* p lost: one more of its moves settled */
+                    if (level + 1 > longest[p])
+                        longest[p] = (uint16_t)(level + 1);
+                    if (--left[p] == 0)
+                        status = level_push(&l, dist[p] = longest[p], p);
+                } else if (dist[p] == NO_DISTANCE) { /* p won: the first way is the shortest */
+                    status = level_push(&l, dist[p] = (uint16_t)(level + 1), p);
+                }
+            }
+        }
+    if (longest && left)
+        state_graph_free(&g);
+    levels_free(&l);
+    free(longest);
+    free(left);
+    return status;
+}
+
+/* The plies of the win a rule measures at (side, i), or -1 when there is none: a win of
+ * the strong side by DTM for a "win within" rule; for a no-progress rule a win of the
+ * side to move by its MTC, or by `distance` when given. */
+static int win_plies(const struct move_limit_rule *rule, const struct table *t,
+                     const uint16_t *distance, enum side side, uint64_t i)
+{
+    dtm_t d = t->dtm[side][i];
+    if (rule->kind == LIMIT_WIN_WITHIN)
+        return (side == WHITE ? dtm_is_win(d) : dtm_is_loss(d)) ? dtm_plies(d) : -1;
+    if (!dtm_is_win(d))
+        return -1;
+    return distance ? distance[(uint64_t)side * t->ix.size + i] : mtc_plies(t->mtc[side][i]);
+}
+
+/* Counts every legal position of t that meets the precondition, per side to move. */
+static int count_positions(const struct variant *v, const struct table *t,
+                           const struct move_limit_rule *rule, const struct condition *c,
+                           const uint16_t *distance, struct rule_result *res[2][MAX_READINGS],
+                           struct rule_report *out)
+{
     for (int side = WHITE; side <= BLACK; side++)
         for (int k = 0; k < num_readings(rule); k++)
             if (!(res[side][k] = add_result(out, &t->m, side == WHITE, k)))
@@ -297,47 +519,36 @@ static int verify_win_within(const struct variant *v, const struct table *t,
             struct position p, members[NUM_SYMS];
             index_position(&t->ix, i, (enum side)side, &p);
             int n = index_class_members(&t->ix, &p, members);
-            dtm_t d = t->dtm[side][i];
-            bool strong_wins = side == WHITE ? dtm_is_win(d) : dtm_is_loss(d);
+            int plies = win_plies(rule, t, distance, (enum side)side, i);
             for (int k = 0; k < n; k++) {
                 if (!meets(c, &members[k]))
                     continue;
                 for (int r = 0; r < num_readings(rule); r++)
                     res[side][r]->positions++;
-                if (strong_wins)
-                    count_win(rule, res[side], v, &members[k], dtm_plies(d), 1);
+                if (plies >= 0)
+                    count_win(rule, res[side], v, &members[k], plies, 1);
             }
         }
-    if (rule->counts_from_precondition)
-        return count_convertible(v, t, rule, c, res);
     return 0;
 }
 
-/* ---- no progress, reset by a capture or man move: MTC ---- */
-
-static int verify_no_progress(const struct variant *v, const struct table *t,
-                              const struct move_limit_rule *rule, struct rule_report *out)
+static int verify_material(struct tableset *ts, const struct table *t,
+                           const struct move_limit_rule *rule, const struct condition *c,
+                           struct rule_report *out)
 {
-    for (int side = WHITE; side <= BLACK; side++) {
-        struct rule_result *res[MAX_READINGS];
-        for (int k = 0; k < num_readings(rule); k++)
-            if (!(res[k] = add_result(out, &t->m, side == WHITE, k)))
-                return -1;
-        for (uint64_t i = 0; i < t->ix.size; i++) {
-            bool won = dtm_is_win(t->dtm[side][i]);
-            struct position p;
-            int weight = 1;
-            if (t->ix.reduced || won) {
-                index_position(&t->ix, i, (enum side)side, &p);
-                weight = index_class_size(&t->ix, &p);
-            }
-            for (int k = 0; k < num_readings(rule); k++)
-                res[k]->positions += (uint64_t)weight;
-            if (won) /* the class shares its MTC */
-                count_win(rule, res, v, &p, mtc_plies(t->mtc[side][i]), weight);
-        }
-    }
-    return 0;
+    struct rule_result *res[2][MAX_READINGS];
+    uint16_t *distance = NULL;
+    int status = 0;
+    if (rule->reset == RESET_CAPTURE_OR_PROMOTION &&
+        (!(distance = malloc((2 * t->ix.size + 1) * sizeof *distance)) ||
+         distance_to_capture_or_promotion(ts, t, distance) < 0))
+        status = -1;
+    if (status == 0)
+        status = count_positions(ts->v, t, rule, c, distance, res, out);
+    if (status == 0 && rule->counts_from_precondition)
+        status = count_convertible(ts->v, t, rule, c, res);
+    free(distance);
+    return status;
 }
 
 /* ---- one rule ---- */
@@ -373,13 +584,6 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
 
     memset(out, 0, sizeof *out);
     out->rule = rule;
-    if (rule->reset == RESET_CAPTURE_OR_PROMOTION) {
-        out->status = RULE_NOT_COMPUTED;
-        snprintf(out->message, sizeof out->message,
-                 "not computed: this count goes on through man moves that do not promote, "
-                 "and the tables' MTC stops at every man move");
-        return 0;
-    }
     if (n == 0) {
         out->status = RULE_NEEDS_PIECES;
         snprintf(out->message, sizeof out->message,
@@ -391,10 +595,9 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
     for (int k = 0; k < n; k++) {
         const struct table *t = tableset_get(ts, &materials[k], err, err_size);
         int status;
-        if (!t)
+        if (!t || tableset_get_successors(ts, &materials[k], err, err_size) < 0)
             return -1;
-        status = rule->kind == LIMIT_WIN_WITHIN ? verify_win_within(v, t, rule, &c, out)
-                                                : verify_no_progress(v, t, rule, out);
+        status = verify_material(ts, t, rule, &c, out);
         if (status < 0) {
             snprintf(err, err_size, "out of memory (or too many results) verifying %s",
                      rule->name);

@@ -76,6 +76,8 @@ int material_compare(const struct material *a, const struct material *b);
  * order. Returns how many were written (at most capacity). */
 int material_list(const struct variant *v, int pieces, struct material *out, int capacity);
 
+#define MAX_SUCCESSORS 256 /* more than material_successors() ever writes */
+
 /* The canonical materials one move of m can reach that still have pieces on both sides:
  * after captures (any number of pieces of the side not moving) and after a man's
  * promotion, sorted in building order. Returns how many were written. */
