@@ -364,8 +364,7 @@ static void json_result(const struct rule_section *s, const struct rule_result *
 static void json_rule(const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
-    static const char *status_words[] = { "checked", "no position", "needs more pieces",
-                                          "not computed" };
+    static const char *status_words[] = { "checked", "no position", "needs more pieces" };
     printf("    {\"name\": ");
     json_string(stdout, rule->name);
     printf(", \"limit\": %d, \"unit\": ", rule->readings[0].limit);
@@ -427,8 +426,7 @@ static void summarize(struct report_output *out, const struct variant_report *r,
         snprintf(row->wins, sizeof row->wins, "-");
         snprintf(row->longest, sizeof row->longest, "-");
         snprintf(row->beyond, sizeof row->beyond, "%s",
-                 s->report.status == RULE_NEEDS_PIECES ? "needs more pieces"
-                 : s->report.status == RULE_NO_POSITION ? "no position" : "not computed");
+                 s->report.status == RULE_NEEDS_PIECES ? "needs more pieces" : "no position");
         return;
     }
     uint64_t wins = 0, beyond = 0;

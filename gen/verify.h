@@ -4,7 +4,8 @@
  *
  * "Must win within N" rules are read from DTM: a win within the limit exists exactly when
  * the DTM is within it. No-progress rules reset by a capture or man move are read from
- * MTC, per material. A rule whose count starts when its precondition is first met (the
+ * MTC, per material; those reset only by a capture or promotion from the same distance
+ * computed here with man steps not counted. A rule whose count starts when its precondition is first met (the
  * forzosa) also gets the positions before that: from which of them the strong side can
  * force entering the count in a position it then wins in time (an attractor over the
  * material's positions). */
@@ -21,7 +22,6 @@ enum rule_status {
     RULE_CHECKED,
     RULE_NO_POSITION,    /* tables exist, but no position meets the precondition */
     RULE_NEEDS_PIECES,   /* its endings have more pieces than the tables built */
-    RULE_NOT_COMPUTED,   /* the tables have no metric for how this rule counts */
 };
 
 #define MAX_RULE_RESULTS 512
