@@ -116,7 +116,9 @@ static void count_win(const struct move_limit_rule *rule, struct rule_result *re
             res[k]->wins_beyond_limit += (uint64_t)weight;
         if (plies > res[k]->longest_plies) {
             res[k]->longest_plies = plies;
-            res[k]->longest = plies_in_unit(plies, r->unit, strong_to_move);
+            /* in a no-progress count the winner is the side to move */
+            res[k]->longest = plies_in_unit(plies, r->unit,
+                                            rule->kind == LIMIT_NO_PROGRESS || strong_to_move);
             fen_print(v, p, res[k]->example_fen);
         }
     }
