@@ -347,43 +347,47 @@ static int state_moves(const struct tableset *ts, const struct table *t, uint64_
     return n;
 }
 
+/* Runs state_moves over every state on every thread: counting each state's targets
+ * into first[s + 1], or (fill) writing them where first says. */
+static int walk_states(const struct tableset *ts, const struct table *t,
+                       struct state_graph *g, bool fill)
+{
+    int failed = 0;
+#pragma omp parallel reduction(| : failed)
+    {
+        struct move_list *list = malloc(sizeof *list);
+        failed = !list;
+#pragma omp for schedule(dynamic, 1024)
+        for (uint64_t s = 0; s < g->n; s++) {
+            if (!list)
+                continue;
+            int n = state_moves(ts, t, s, list, fill ? g->to + g->first[s] : NULL,
+                                &g->resets[s]);
+            if (!fill)
+                g->first[s + 1] = (uint64_t)n;
+        }
+        free(list);
+    }
+    return failed ? -1 : 0;
+}
+
 static int build_state_graph(const struct tableset *ts, const struct table *t,
                              struct state_graph *g)
 {
     uint64_t n = 2 * t->ix.size;
-    int failed = 0;
     memset(g, 0, sizeof *g);
     g->n = n;
     g->first = calloc(n + 1, sizeof *g->first);
     g->back_first = calloc(n + 2, sizeof *g->back_first);
     g->resets = malloc(n + 1);
-    if (!g->first || !g->back_first || !g->resets)
+    if (!g->first || !g->back_first || !g->resets || walk_states(ts, t, g, false) < 0)
         return -1;
-#pragma omp parallel reduction(| : failed)
-    {
-        struct move_list *list = malloc(sizeof *list);
-        failed = !list;
-#pragma omp for schedule(dynamic, 1024)
-        for (uint64_t s = 0; s < n; s++)
-            if (list)
-                g->first[s + 1] = (uint64_t)state_moves(ts, t, s, list, NULL, &g->resets[s]);
-        free(list);
-    }
     for (uint64_t s = 0; s < n; s++)
         g->first[s + 1] += g->first[s];
-    if (failed || !(g->to = malloc((g->first[n] + 1) * sizeof *g->to)) ||
-        !(g->from = malloc((g->first[n] + 1) * sizeof *g->from)))
+    if (!(g->to = malloc((g->first[n] + 1) * sizeof *g->to)) ||
+        !(g->from = malloc((g->first[n] + 1) * sizeof *g->from)) ||
+        walk_states(ts, t, g, true) < 0)
         return -1;
-#pragma omp parallel reduction(| : failed)
-    {
-        struct move_list *list = malloc(sizeof *list);
-        failed = !list;
-#pragma omp for schedule(dynamic, 1024)
-        for (uint64_t s = 0; s < n; s++)
-            if (list)
-                state_moves(ts, t, s, list, g->to + g->first[s], &g->resets[s]);
-        free(list);
-    }
     /* the moves backward, by a counting sort on their targets */
     for (uint64_t e = 0; e < g->first[n]; e++)
         g->back_first[g->to[e] + 2]++;
@@ -392,7 +396,7 @@ static int build_state_graph(const struct tableset *ts, const struct table *t,
     for (uint64_t s = 0; s < n; s++)
         for (uint64_t e = g->first[s]; e < g->first[s + 1]; e++)
             g->from[g->back_first[g->to[e] + 1]++] = (uint32_t)s;
-    return failed ? -1 : 0;
+    return 0;
 }
 
 /* Distances grow one level at a time, like the generator's agendas. */
