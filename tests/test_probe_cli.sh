@@ -50,7 +50,7 @@ expect 0 '"wdl": "loss", "dtm": 0, "mtc": 0, "moves": []}' -- \
 expect 0 '"wdl": "win", "dtm": 0, "mtc": 0, "moves": []}' -- \
   probe --variant poddavki --dir "$t" --json "W:WKa1:BKb2,Kc3"
 # Two lone men on the same diagonal-free files: a draw, no DTM or MTC.
-expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "moves": [{"move": "c3-b4", "wdl": "draw", "dtm": null, "mtc": null}' -- \
+expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "moves": [{"move": "c3-b4", "wdl": "draw", "dtm": null, "mtc": null, "after": "B:Wb4:Bf6"}' -- \
   probe --variant russian --dir "$t" --json "W:Wc3:Bf6"
 expect 0 "DTM       none (a draw)" -- probe --variant russian --dir "$t" "W:Wc3:Bf6"
 
@@ -85,7 +85,7 @@ for text in sys.argv[1:]:
     assert (o["dtm"] is None) == (o["mtc"] is None) == (o["wdl"] == "draw"), text
     assert o["moves"], text
     for m in o["moves"]:
-        assert set(m) == {"move", "wdl", "dtm", "mtc"}, text
+        assert set(m) == {"move", "wdl", "dtm", "mtc", "after"}, text
         assert (m["dtm"] is None) == (m["mtc"] is None) == (m["wdl"] == "draw"), text
     best = o["moves"][0]
     # a move is worth to the side to move what it keeps, counted from before the move
