@@ -601,7 +601,9 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
     for (int k = 0; k < n; k++) {
         const struct table *t = tableset_get(ts, &materials[k], err, err_size);
         int status;
-        if (!t || tableset_get_successors(ts, &materials[k], err, err_size) < 0)
+        /* the distance to a capture or promotion looks where those moves lead */
+        if (!t || (rule->reset == RESET_CAPTURE_OR_PROMOTION &&
+                   tableset_get_successors(ts, &materials[k], err, err_size) < 0))
             return -1;
         status = verify_material(ts, t, rule, &c, out);
         if (status < 0) {
