@@ -222,6 +222,28 @@ static void print_board(FILE *f, const struct variant *v, const char *fen)
         board_print(f, v, &p);
 }
 
+/* A no-progress rule's longest wait of all its endings, with the position. */
+static void print_longest_progress(FILE *f, bool md, const struct variant_report *r,
+                                   const struct rule_section *s)
+{
+    const struct rule_result *longest = NULL;
+    for (int k = 0; k < s->report.num_results; k++) {
+        const struct rule_result *x = &s->report.results[k];
+        if (x->reading == 0 && (!longest || x->longest_plies > longest->longest_plies))
+            longest = x;
+    }
+    if (!longest || longest->longest_plies < 0)
+        return;
+    fprintf(f, md ? "\nLongest, %s, %s to move: %d plies to a reset, `%s`\n\n```\n"
+                  : "  longest: %s, %s to move, %d plies to a reset, %s\n",
+            longest->ending, side_words(s, longest->strong_to_move), longest->longest_plies,
+            longest->example_fen);
+    if (md) {
+        print_board(f, r->v, longest->example_fen);
+        fprintf(f, "```\n");
+    }
+}
+
 static void print_examples(FILE *f, bool md, const struct variant_report *r,
                            const struct rule_section *s)
 {
@@ -244,13 +266,7 @@ static void print_examples(FILE *f, bool md, const struct variant_report *r,
         print_moves(f, line);
     }
     if (rule->kind == LIMIT_NO_PROGRESS)
-        for (int k = 0; k < s->report.num_results; k++) {
-            const struct rule_result *x = &s->report.results[k];
-            if (x->reading == 0 && x->wins_beyond_limit)
-                fprintf(f, md ? "\nExample beyond the limit, %s: `%s` (%d plies)\n"
-                              : "  example beyond the limit, %s: %s (%d plies)\n",
-                        x->ending, x->example_fen, x->longest_plies);
-        }
+        print_longest_progress(f, md, r, s);
 }
 
 static void print_before_count(FILE *f, bool md, const struct rule_section *s)
