@@ -167,14 +167,6 @@ static int write_table(const struct tableset *ts, const struct table *t, char *e
     return result;
 }
 
-static void evict(struct tableset *ts, const struct material *m)
-{
-    struct table **slot = &ts->by_code[material_code(m)];
-    table_free(*slot);
-    free(*slot);
-    *slot = NULL;
-}
-
 /* Removes the temporary files (NAME.tmp.PID, see table_file_write) that a run killed
  * while writing left behind: those whose process is gone. */
 static void remove_stale_temporaries(const char *dir)
@@ -263,7 +255,7 @@ static bool load_existing(struct tableset *ts, const struct material *m)
     if (!t)
         return false;
     if (tableset_read_file(ts, m, METRIC_WDL, t->ix.size, &info, values, err, sizeof err) < 0) {
-        evict(ts, m);
+        tableset_forget(ts, m);
         return false;
     }
     free(values[0]);
@@ -349,7 +341,7 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
         if (ts->dir)
             for (int j = 0; j <= k; j++)
                 if (plan->last_use[j] == k && tableset_find(ts, &plan->list[j]))
-                    evict(ts, &plan->list[j]);
+                    tableset_forget(ts, &plan->list[j]);
     }
     snprintf(pr.name, sizeof pr.name, "done");
     pr.current_work = 0;

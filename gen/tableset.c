@@ -35,6 +35,14 @@ void tableset_free(struct tableset *ts)
     }
 }
 
+void tableset_forget(struct tableset *ts, const struct material *m)
+{
+    struct table **slot = &ts->by_code[material_code(m)];
+    table_free(*slot);
+    free(*slot);
+    *slot = NULL;
+}
+
 const struct table *tableset_find(const struct tableset *ts, const struct material *m)
 {
     return ts->by_code[material_code(m)];

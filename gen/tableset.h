@@ -48,6 +48,10 @@ int tableset_get_successors(struct tableset *ts, const struct material *m, char 
 /* The table of canonical material m if it is in memory, else NULL. Thread-safe. */
 const struct table *tableset_find(const struct tableset *ts, const struct material *m);
 
+/* Frees the table of canonical material m, if it is in memory; with ts->dir set, the
+ * next tableset_get() reads it again. Not thread-safe. */
+void tableset_forget(struct tableset *ts, const struct material *m);
+
 /* Adds a table solved by the caller; the set owns it from now on. Returns 0, or -1 when
  * memory runs out. */
 int tableset_add(struct tableset *ts, struct table *t);

@@ -606,6 +606,8 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
                    tableset_get_successors(ts, &materials[k], err, err_size) < 0))
             return -1;
         status = verify_material(ts, t, rule, &c, out);
+        if (ts->dir) /* it can be read again: keep memory for the next, larger ones */
+            tableset_forget(ts, &materials[k]);
         if (status < 0) {
             snprintf(err, err_size, "out of memory (or too many results) verifying %s",
                      rule->name);
