@@ -132,7 +132,8 @@ int damero_write_fen(const damero_tb *tb, const damero_position *pos,
 
 /* The win, draw or loss of pos for the side to move, from the WDL tables: the fastest
  * probe. Where the side to move must capture, the library plays the captures and probes
- * the positions they lead to, so those tables must be present too.
+ * the positions they lead to, so those tables must be present too. Each capture so
+ * resolved takes about 32 KB of the calling thread's stack, at most one per piece.
  *
  * wdl: receives DAMERO_WIN, DAMERO_DRAW or DAMERO_LOSS.
  *
