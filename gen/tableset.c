@@ -71,18 +71,16 @@ int tableset_read_file(const struct tableset *ts, const struct material *m,
                        struct table_file_info *info, void *values[2], char *err,
                        size_t err_size)
 {
-    char name[MATERIAL_NAME_SIZE], path[4096];
-    material_name(m, name);
+    struct table_file_info want = { .metric = metric, .index_version = INDEX_VERSION,
+                                    .positions = positions };
+    char path[4096];
+    snprintf(want.variant, sizeof want.variant, "%s", ts->v->name);
+    material_name(m, want.material);
     tableset_path(ts, m, metric, path, sizeof path);
     if (table_file_read(path, info, values, err, err_size) < 0)
         return -1;
-    if (strcmp(info->variant, ts->v->name) == 0 && strcmp(info->material, name) == 0 &&
-        info->metric == metric && info->index_version == INDEX_VERSION &&
-        info->positions == positions)
+    if (table_file_expect(path, info, &want, err, err_size) == TABLE_OK)
         return 0;
-    snprintf(err, err_size, "%s holds %s %s (index version %u, %llu positions), not %s %s",
-             path, info->variant, info->material, info->index_version,
-             (unsigned long long)info->positions, ts->v->name, name);
     free(values[0]);
     free(values[1]);
     values[0] = values[1] = NULL;

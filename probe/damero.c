@@ -73,6 +73,7 @@ static int status_of(int table_status)
     case TABLE_ERR_VERSION: return DAMERO_ERR_VERSION;
     case TABLE_ERR_CORRUPT: return DAMERO_ERR_CORRUPT;
     case TABLE_ERR_MEMORY: return DAMERO_ERR_MEMORY;
+    case TABLE_ERR_VARIANT: return DAMERO_ERR_VARIANT;
     }
     return DAMERO_OK;
 }
@@ -137,26 +138,6 @@ static struct tb_table *table_for(damero_tb *tb, const struct material *m)
     return *slot;
 }
 
-/* Checks that a mapped file is the table its name says, for this handle. */
-static int check_identity(const damero_tb *tb, const char *path, const char *material,
-                          enum table_metric metric, const struct tb_table *t,
-                          const struct table_file_info *info)
-{
-    if (strcmp(info->variant, tb->v->name) != 0)
-        return fail(DAMERO_ERR_VARIANT, "%s is a table of %s, not %s", path, info->variant,
-                    tb->v->name);
-    if (info->index_version != INDEX_VERSION)
-        return fail(DAMERO_ERR_VERSION,
-                    "%s has index version %u; this library reads version %d (rebuild it)",
-                    path, info->index_version, INDEX_VERSION);
-    if (strcmp(info->material, material) != 0 || info->metric != metric ||
-        info->positions != t->ix.size)
-        return fail(DAMERO_ERR_FORMAT, "%s holds %s%s of %llu positions, not what its name says",
-                    path, info->material, table_metric_suffix(info->metric),
-                    (unsigned long long)info->positions);
-    return DAMERO_OK;
-}
-
 /* Maps one file of the directory if its name is a table's; other files are skipped. */
 static int open_file(damero_tb *tb, const char *name)
 {
@@ -175,17 +156,22 @@ static int open_file(damero_tb *tb, const char *name)
         return fail(DAMERO_ERR_MEMORY, "out of memory opening %s/%s", tb->dir, name);
     snprintf(path, sizeof path, "%s/%s", tb->dir, name);
     struct table_map *map = &t->file[metric - 1];
+    struct table_file_info want = { .metric = metric, .index_version = INDEX_VERSION,
+                                    .positions = t->ix.size };
+    snprintf(want.variant, sizeof want.variant, "%s", tb->v->name);
+    snprintf(want.material, sizeof want.material, "%s", material);
     int status = table_map_open(path, map, err, sizeof err);
+    if (status == TABLE_OK)
+        status = table_file_expect(path, &map->info, &want, err, sizeof err);
     if (status != TABLE_OK)
         return fail(status_of(status), "%s", err);
-    status = check_identity(tb, path, material, metric, t, &map->info);
     int64_t cache_file = block_cache_add_file(tb->cache, map->num_blocks);
-    if (status == DAMERO_OK && cache_file < 0)
-        status = fail(DAMERO_ERR_MEMORY, "out of memory opening %s", path);
+    if (cache_file < 0)
+        return fail(DAMERO_ERR_MEMORY, "out of memory opening %s", path);
     t->cache_file[metric - 1] = (uint32_t)cache_file;
-    if (status == DAMERO_OK && metric == METRIC_WDL && material_pieces(&m) > tb->max_pieces)
+    if (metric == METRIC_WDL && material_pieces(&m) > tb->max_pieces)
         tb->max_pieces = material_pieces(&m);
-    return status;
+    return DAMERO_OK;
 }
 
 static int open_directory(damero_tb *tb)

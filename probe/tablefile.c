@@ -510,6 +510,30 @@ done:
     return status;
 }
 
+int table_file_expect(const char *path, const struct table_file_info *got,
+                      const struct table_file_info *want, char *err, size_t err_size)
+{
+    if (strcmp(got->variant, want->variant) != 0) {
+        snprintf(err, err_size, "%s is a table of %s, not %s", path, got->variant,
+                 want->variant);
+        return TABLE_ERR_VARIANT;
+    }
+    if (got->index_version != want->index_version) {
+        snprintf(err, err_size, "%s has index version %u; this damero reads version %u "
+                 "(rebuild it)", path, got->index_version, want->index_version);
+        return TABLE_ERR_VERSION;
+    }
+    if (strcmp(got->material, want->material) != 0 || got->metric != want->metric ||
+        got->positions != want->positions) {
+        snprintf(err, err_size, "%s holds %s%s of %llu positions, not %s%s of %llu", path,
+                 got->material, table_metric_suffix(got->metric),
+                 (unsigned long long)got->positions, want->material,
+                 table_metric_suffix(want->metric), (unsigned long long)want->positions);
+        return TABLE_ERR_FORMAT;
+    }
+    return TABLE_OK;
+}
+
 int table_file_read_info(const char *path, struct table_file_info *info, char *err,
                          size_t err_size)
 {

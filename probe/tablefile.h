@@ -45,6 +45,7 @@ enum table_status {
     TABLE_ERR_VERSION = -4,   /* written by another format version */
     TABLE_ERR_CORRUPT = -5,   /* a checksum does not match: the file is damaged */
     TABLE_ERR_MEMORY = -6,
+    TABLE_ERR_VARIANT = -7,   /* a table of another variant */
 };
 
 struct table_file_info {
@@ -80,6 +81,13 @@ int table_file_write(const char *path, const struct table_file_info *info,
  * enum table_status with a sentence in err naming what is wrong. */
 int table_file_read(const char *path, struct table_file_info *info, void *values[2],
                     char *err, size_t err_size);
+
+/* Checks that the file at path, whose header is *got, is the table `want` describes:
+ * variant, material, metric, index version and positions per side (want's checksum,
+ * value width and flags are not compared). Returns TABLE_OK, or TABLE_ERR_VARIANT,
+ * TABLE_ERR_VERSION (another index version) or TABLE_ERR_FORMAT, with a sentence in err. */
+int table_file_expect(const char *path, const struct table_file_info *got,
+                      const struct table_file_info *want, char *err, size_t err_size);
 
 /* Checks the header and block directory only (not the values). */
 int table_file_read_info(const char *path, struct table_file_info *info, char *err,
