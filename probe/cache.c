@@ -1,6 +1,7 @@
 #include "cache.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,30 +164,46 @@ static int32_t make_room(struct block_cache *c, struct shard *s, size_t bytes)
     }
 }
 
+static struct cached_block *block_of_data(uint8_t *data)
+{
+    return (struct cached_block *)(data - offsetof(struct cached_block, data));
+}
+
+uint8_t *block_cache_buffer(size_t bytes)
+{
+    struct cached_block *b = malloc(sizeof *b + bytes);
+    return b ? b->data : NULL;
+}
+
+void block_cache_discard(uint8_t *data)
+{
+    if (data)
+        free(block_of_data(data));
+}
+
 unsigned block_cache_insert(struct block_cache *c, uint32_t file, uint64_t block,
-                            const uint8_t *data, uint32_t value_bits, uint32_t count,
+                            uint8_t *data, uint32_t value_bits, uint32_t count,
                             size_t bytes, uint32_t k)
 {
     unsigned value = table_raw_value(value_bits, data, count, k);
-    if (!c)
-        return value;
-    /* a block that cannot be kept is read again by the next probe */
-    struct cached_block *b = malloc(sizeof *b + bytes);
-    if (!b)
-        return value;
-    *b = (struct cached_block){ .block = block, .file = file, .bytes = (uint32_t)bytes };
-    memcpy(b->data, data, bytes);
-    struct shard *s = shard_of(c, file, block);
-    pthread_mutex_lock(&s->lock);
-    int32_t place;
-    /* another thread may have brought the same block meanwhile */
-    if (!c->blocks[file][block] && (place = make_room(c, s, bytes)) >= 0) {
-        s->ring[place] = b;
-        s->bytes += bytes;
-        c->blocks[file][block] = (block_ref)b | REFERENCED;
-        b = NULL;
+    struct cached_block *b = block_of_data(data);
+    if (c) {
+        struct shard *s = shard_of(c, file, block);
+        int32_t place;
+        b->block = block;
+        b->file = file;
+        b->bytes = (uint32_t)bytes;
+        pthread_mutex_lock(&s->lock);
+        /* another thread may have brought the same block meanwhile; a block that cannot
+         * be kept is read again by the next probe */
+        if (!c->blocks[file][block] && (place = make_room(c, s, bytes)) >= 0) {
+            s->ring[place] = b;
+            s->bytes += bytes;
+            c->blocks[file][block] = (block_ref)b | REFERENCED;
+            b = NULL;
+        }
+        pthread_mutex_unlock(&s->lock);
     }
-    pthread_mutex_unlock(&s->lock);
     free(b);
     return value;
 }

@@ -35,11 +35,18 @@ int64_t block_cache_add_file(struct block_cache *c, uint64_t num_blocks);
 bool block_cache_value(struct block_cache *c, uint32_t file, uint64_t block,
                        uint32_t value_bits, uint32_t count, uint32_t k, unsigned *value);
 
-/* Hands a decompressed block to the cache, which keeps it if it can, and returns its
- * value k. `data` holds `count` values of `value_bits` bits in `bytes` bytes, as
- * table_raw_value() reads them; the caller keeps it. Thread-safe. */
+/* A buffer for a decompressed block of `bytes` bytes, which block_cache_insert() takes
+ * over without copying. NULL when memory runs out. */
+uint8_t *block_cache_buffer(size_t bytes);
+
+/* Frees a block_cache_buffer() that was not inserted (NULL is allowed). */
+void block_cache_discard(uint8_t *data);
+
+/* Hands a block read into a block_cache_buffer() to the cache, which keeps it if it can
+ * (else frees it), and returns its value k. `data` holds `count` values of `value_bits`
+ * bits in `bytes` bytes, as table_raw_value() reads them. c may be NULL. Thread-safe. */
 unsigned block_cache_insert(struct block_cache *c, uint32_t file, uint64_t block,
-                            const uint8_t *data, uint32_t value_bits, uint32_t count,
+                            uint8_t *data, uint32_t value_bits, uint32_t count,
                             size_t bytes, uint32_t k);
 
 #endif

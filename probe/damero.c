@@ -380,7 +380,7 @@ static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric
                           k, value))
         return DAMERO_OK;
     size_t bytes = table_block_bytes(map, b);
-    uint8_t *data = malloc(bytes + 1);
+    uint8_t *data = block_cache_buffer(bytes);
     ZSTD_DCtx *dctx = take_dctx(tb);
     int status = data && dctx ? table_map_block(map, dctx, b, data, err, sizeof err)
                               : TABLE_ERR_MEMORY;
@@ -389,7 +389,8 @@ static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric
     if (status == TABLE_OK)
         *value = block_cache_insert(tb->cache, file, b, data, map->info.value_bits,
                                     table_block_count(map, b), bytes, k);
-    free(data);
+    else
+        block_cache_discard(data);
     if (status == TABLE_ERR_MEMORY)
         return fail(DAMERO_ERR_MEMORY, "out of memory reading %s", tb->dir);
     if (status != TABLE_OK)

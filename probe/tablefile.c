@@ -133,19 +133,6 @@ static void block_layout(struct table_map *map)
     map->num_blocks = 2 * map->blocks_per_side;
 }
 
-uint32_t table_block_count(const struct table_map *map, uint64_t b)
-{
-    uint64_t first = (b % map->blocks_per_side) * map->block_values;
-    uint64_t left = map->info.positions - first;
-    return left < map->block_values ? (uint32_t)left : map->block_values;
-}
-
-size_t table_block_bytes(const struct table_map *map, uint64_t b)
-{
-    size_t n = table_block_count(map, b);
-    return map->info.value_bits == 2 ? (n + 3) / 4 : n * table_value_bytes(&map->info);
-}
-
 /* Block b's values as stored (see tablefile.h); returns their size in bytes. */
 static size_t encode_block(const struct table_map *map, const void *const values[2],
                            uint64_t b, uint8_t *out)

@@ -117,9 +117,20 @@ static inline uint64_t table_block_of(const struct table_map *map, int side, uin
     return (uint64_t)side * map->blocks_per_side + index / map->block_values;
 }
 
-/* The number of values in block b and its decompressed size in bytes. */
-uint32_t table_block_count(const struct table_map *map, uint64_t b);
-size_t table_block_bytes(const struct table_map *map, uint64_t b);
+/* The number of values in block b and its decompressed size in bytes (inline: every
+ * probe asks). */
+static inline uint32_t table_block_count(const struct table_map *map, uint64_t b)
+{
+    uint64_t first = (b % map->blocks_per_side) * map->block_values;
+    uint64_t left = map->info.positions - first;
+    return left < map->block_values ? (uint32_t)left : map->block_values;
+}
+
+static inline size_t table_block_bytes(const struct table_map *map, uint64_t b)
+{
+    size_t n = table_block_count(map, b);
+    return map->info.value_bits == 2 ? (n + 3) / 4 : n * table_value_bytes(&map->info);
+}
 
 /* Decompresses block b into raw (table_block_bytes(map, b) bytes) with dctx, checking
  * its checksum. Thread-safe given one dctx per thread. Returns TABLE_OK, or
