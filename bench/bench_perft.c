@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "notation.h"
-#include "perft.h"
-#include "clock.h"
+#include "core/clock.h"
+#include "core/notation.h"
+#include "core/perft.h"
 
 /* Kings on both back ranks, each side's men on its third rank: long king rays, captures
  * and promotions all in play. */

@@ -19,12 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "damero.h"
-#include "index.h"
-#include "movegen.h"
-#include "notation.h"
-#include "tablefile.h"
+#include "core/clock.h"
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "format/index.h"
+#include "format/tablefile.h"
+#include "probe/damero.h"
 
 #define SEED 0x5eed2026u /* fixed: every run probes the same positions */
 /* Holds every block of the russian ≤5-piece tables decompressed (320 MB), with room

@@ -1,68 +1,59 @@
-#include "board.h"
+#include "cli/board.h"
 
 #include <stdio.h>
 
-#include "notation.h"
-
-/* The board's internal file for the column the player sees: mirrored variants are
- * played on the other colour, their picture the mirror image of the geometry. */
-static int file_of_column(const struct variant *v, const struct geometry *g, int column)
-{
-    return v->mirrored ? g->files - 1 - column : column;
-}
-
 /* What a square shows: its piece, or its name when it is empty. */
-static void square_text(const struct variant *v, const struct position *p, int bit,
-                        char text[SQUARE_NAME_SIZE])
+static void square_text(const damero_tb *tb, const damero_position *pos, int square,
+                        char text[DAMERO_SQUARE_NAME_SIZE])
 {
     static const char piece[2][2] = { { 'w', 'W' }, { 'b', 'B' } }; /* [side][king] */
-    bb_t b = bb_of(bit);
+    uint64_t b = (uint64_t)1 << (square - 1);
 
-    for (int s = WHITE; s <= BLACK; s++)
-        if (position_pieces(p, (enum side)s) & b) {
-            snprintf(text, SQUARE_NAME_SIZE, "%c", piece[s][(p->kings[s] & b) != 0]);
+    for (int s = DAMERO_WHITE; s <= DAMERO_BLACK; s++)
+        if ((pos->men[s] | pos->kings[s]) & b) {
+            snprintf(text, DAMERO_SQUARE_NAME_SIZE, "%c", piece[s][(pos->kings[s] & b) != 0]);
             return;
         }
-    square_name(v, bit, text);
+    damero_square_name(tb, square, text);
 }
 
-static void print_files(FILE *out, const struct variant *v, const struct geometry *g)
+static void print_files(FILE *out, const damero_board *board)
 {
-    if (!v->algebraic)
+    if (!board->algebraic)
         return;
     fprintf(out, "   ");
-    for (int column = 0; column < g->files; column++)
+    for (int column = 0; column < board->columns; column++)
         fprintf(out, "  %c", 'a' + column);
     fprintf(out, "\n");
 }
 
-/* One rank, built in a line so that the trailing blanks of empty squares can go. */
-static void print_rank(FILE *out, const struct variant *v, const struct geometry *g,
-                       const struct position *p, int rank)
+/* One row, built in a line so that the trailing blanks of empty squares can go. */
+static void print_row(FILE *out, const damero_tb *tb, const damero_board *board,
+                      const damero_position *pos, int row)
 {
     char line[128];
-    int len = snprintf(line, sizeof line, v->algebraic ? "%2d " : "   ", rank + 1);
+    int len = snprintf(line, sizeof line, board->algebraic ? "%2d " : "   ", row + 1);
 
-    for (int column = 0; column < g->files; column++) {
-        int bit = geometry_bit_at(g, file_of_column(v, g, column), rank);
-        char text[SQUARE_NAME_SIZE] = "";
-        if (bit >= 0)
-            square_text(v, p, bit, text);
+    for (int column = 0; column < board->columns; column++) {
+        int square = damero_square_at(tb, column, row);
+        char text[DAMERO_SQUARE_NAME_SIZE] = "";
+        if (square > 0)
+            square_text(tb, pos, square, text);
         len += snprintf(line + len, sizeof line - (size_t)len, " %2s", text);
     }
-    if (v->algebraic)
-        len += snprintf(line + len, sizeof line - (size_t)len, "  %d", rank + 1);
+    if (board->algebraic)
+        len += snprintf(line + len, sizeof line - (size_t)len, "  %d", row + 1);
     while (len > 0 && line[len - 1] == ' ')
         len--;
     fprintf(out, "%.*s\n", len, line);
 }
 
-void board_print(FILE *out, const struct variant *v, const struct position *p)
+void board_print(FILE *out, const damero_tb *tb, const damero_position *pos)
 {
-    const struct geometry *g = v->board();
-
-    print_files(out, v, g);
-    for (int rank = g->ranks - 1; rank >= 0; rank--)
-        print_rank(out, v, g, p, rank);
-    print_files(out, v, g);
+    damero_board board;
+    damero_board_shape(tb, &board);
+    print_files(out, &board);
+    for (int row = board.rows - 1; row >= 0; row--)
+        print_row(out, tb, &board, pos, row);
+    print_files(out, &board);
 }

@@ -7,13 +7,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "build.h"
-#include "commands.h"
-#include "options.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "gen/build.h"
 
 static const char help[] =
     "usage: damero gen --variant NAME (--pieces N | MATERIAL...) [--threads T] [--dir DIR]\n"
-    "                  [--verify]\n"
+    "                  [--self-check]\n"
     "\n"
     "Builds endgame tables (WDL, DTM and MTC, both sides to move) by retrograde analysis,\n"
     "with every table they depend on, fewest pieces first. Tables already built and intact\n"
@@ -25,8 +25,9 @@ static const char help[] =
     "                  K = king, M = man, kings first\n"
     "  --threads T     use T threads (default: every core); the tables are the same\n"
     "  --dir DIR       the table root (default: tables)\n"
-    "  --verify        check that every position of every table (built or found) has the\n"
-    "                  value its moves give\n"
+    "  --self-check    recompute every position of every table (built or found) from its\n"
+    "                  moves and stop at the first that disagrees ('--verify' is the old\n"
+    "                  name, kept for now; 'damero verify' is another command)\n"
     "\n"
     "A progress bar is drawn on stderr when it is a terminal. The summary on stdout gives\n"
     "the tables built and found, positions solved and positions per second.\n";
@@ -37,7 +38,7 @@ struct gen_args {
     const struct variant *v;
     const char *dir;
     int pieces, threads;
-    bool verify;
+    bool self_check;
     struct material wanted[MAX_WANTED];
     int num_wanted;
 };
@@ -49,7 +50,8 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         { "pieces", required_argument, NULL, 'p' },
         { "threads", required_argument, NULL, 't' },
         { "dir", required_argument, NULL, 'd' },
-        { "verify", no_argument, NULL, 'V' },
+        { "self-check", no_argument, NULL, 'S' },
+        { "verify", no_argument, NULL, 'S' }, /* the old name of --self-check */
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -73,7 +75,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
                 return EXIT_USAGE;
             break;
         case 'd': a->dir = optarg; break;
-        case 'V': a->verify = true; break;
+        case 'S': a->self_check = true; break;
         case 'h': fputs(help, stdout); return -1;
         default: return option_error("gen", opt, argv);
         }
@@ -107,7 +109,7 @@ int cmd_gen(int argc, char **argv)
         return status < 0 ? EXIT_OK : status;
     if (a.threads)
         omp_set_num_threads(a.threads);
-    options.verify = a.verify;
+    options.self_check = a.self_check;
     snprintf(dir, sizeof dir, "%s/%s", a.dir, a.v->name);
     tableset_init(&ts, a.v, dir);
     status = build_materials(&ts, a.wanted, a.num_wanted, &options, err, sizeof err);
@@ -122,8 +124,9 @@ int cmd_gen(int argc, char **argv)
            report.positions_built, report.seconds,
            report.seconds > 0 ? (double)report.positions_built / report.seconds / 1e6 : 0.0,
            omp_get_max_threads());
-    if (a.verify)
-        printf("%d tables checked: every position agrees with its moves\n", report.checked);
+    if (a.self_check)
+        printf("%d tables self-checked: every position agrees with its moves\n",
+               report.self_checked);
     struct rusage usage;
     if (getrusage(RUSAGE_SELF, &usage) == 0)
         printf("peak memory %.1f MB\n", usage.ru_maxrss / 1024.0);

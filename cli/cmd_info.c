@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "notation.h"
-#include "options.h"
-#include "tablefile.h"
-#include "tableset.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "core/notation.h"
+#include "gen/table_io.h"
+#include "gen/tableset.h"
 
 static const char help[] =
     "usage: damero info [--json] FILE\n"

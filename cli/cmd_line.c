@@ -2,11 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "board.h"
-#include "commands.h"
-#include "notation.h"
-#include "options.h"
-#include "probing.h"
+#include "cli/board.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/probing.h"
 
 static const char help[] =
     "usage: damero line --variant NAME [--dir DIR] [--boards] [--json] [--max-plies N] FEN\n"
@@ -135,20 +134,14 @@ static void value_text(const damero_value *value, char *text, size_t size)
                  value->dtm == 1 ? "ply" : "plies");
 }
 
-/* Draws pos: the public position goes to the internal one through its FEN. */
-static int print_board(damero_tb *tb, const struct variant *v, const damero_position *pos)
+static int print_board(damero_tb *tb, const damero_position *pos)
 {
-    char fen[DAMERO_FEN_SIZE], err[256];
-    struct position p;
+    char fen[DAMERO_FEN_SIZE];
 
     if (damero_write_fen(tb, pos, fen) != DAMERO_OK)
         return probe_failure("line");
-    if (fen_parse(v, fen, &p, err, sizeof err) < 0) {
-        fprintf(stderr, "damero line: %s\n", err);
-        return EXIT_FAILURE_RUN;
-    }
     printf("\n");
-    board_print(stdout, v, &p);
+    board_print(stdout, tb, pos);
     printf("%s to move: %s\n\n", side_word(pos->side_to_move), fen);
     return EXIT_OK;
 }
@@ -201,14 +194,14 @@ static int print_text(damero_tb *tb, const struct line_args *a, const damero_val
     int status;
 
     value_text(start, value, sizeof value);
-    printf("%s, %s to move: %s\n", a->t.v->name, side_word(l->positions[0].side_to_move),
+    printf("%s, %s to move: %s\n", a->t.variant, side_word(l->positions[0].side_to_move),
            value);
-    if ((status = print_board(tb, a->t.v, &l->positions[0])) != EXIT_OK)
+    if ((status = print_board(tb, &l->positions[0])) != EXIT_OK)
         return status;
     for (int ply = 1; ply <= l->plies; ply++) {
         print_ply(l, ply);
         if ((a->boards || ply == l->plies) &&
-            (status = print_board(tb, a->t.v, &l->positions[ply])) != EXIT_OK)
+            (status = print_board(tb, &l->positions[ply])) != EXIT_OK)
             return status;
     }
     return print_end(tb, l);
@@ -222,7 +215,7 @@ static int print_json(damero_tb *tb, const struct line_args *a, const damero_val
     if (damero_write_fen(tb, &l->positions[0], fen) != DAMERO_OK)
         return probe_failure("line");
     printf("{\"variant\": \"%s\", \"fen\": \"%s\", \"result\": \"%s\", \"plies\": %d, "
-           "\"moves\": [", a->t.v->name, fen, wdl_word(start->wdl), l->plies);
+           "\"moves\": [", a->t.variant, fen, wdl_word(start->wdl), l->plies);
     for (int i = 0; i < l->plies; i++)
         printf("%s\"%s\"", i ? ", " : "", l->moves[i].text);
     printf("], \"end\": \"%s\"}\n", end_words[l->end]);

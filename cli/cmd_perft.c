@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "notation.h"
-#include "options.h"
-#include "perft.h"
-#include "clock.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "core/clock.h"
+#include "core/notation.h"
+#include "core/perft.h"
 
 static const char help[] =
     "usage: damero perft --variant NAME --depth D [--fen FEN] [--keep-duplicates] [--divide]\n"

@@ -2,10 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "commands.h"
-#include "movegen.h"
-#include "options.h"
-#include "probing.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/probing.h"
 
 static const char help[] =
     "usage: damero probe --variant NAME [--dir DIR] [--json] [--cache MB] FEN\n"
@@ -68,7 +67,7 @@ static void print_text(const char *fen, const struct table_args *a,
 {
     static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
 
-    printf("position  %s (%s)\n", fen, a->v->name);
+    printf("position  %s (%s)\n", fen, a->variant);
     printf("value     %s to move %s%s\n", side_word(pos->side_to_move), verb[value->wdl + 1],
            count ? "" : ": it has no legal move");
     print_plies("DTM", value, value->dtm, pos->side_to_move);
@@ -97,7 +96,7 @@ static void print_json(damero_tb *tb, const char *fen, const struct table_args *
                        const damero_value *value, const damero_move *moves, int count)
 {
     char after[DAMERO_FEN_SIZE];
-    printf("{\"variant\": \"%s\", \"fen\": \"%s\", ", a->v->name, fen);
+    printf("{\"variant\": \"%s\", \"fen\": \"%s\", ", a->variant, fen);
     print_json_value(value);
     printf(", \"moves\": [");
     for (int i = 0; i < count; i++) {

@@ -7,12 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build.h"
-#include "commands.h"
-#include "damero.h"
-#include "options.h"
-#include "verify.h"
-#include "verify_report.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/verify_report.h"
+#include "gen/build.h"
+#include "probe/damero.h"
+#include "verify/coverage.h"
+#include "verify/verify.h"
 
 static const char help[] =
     "usage: damero verify [--variant NAME|all] [--pieces N] [--dir DIR] [--json]\n"
@@ -138,7 +139,7 @@ int cmd_verify(int argc, char **argv)
         } else {
             report_variant(&out, r);
         }
-        free(r);
+        variant_report_free(r);
     }
     if (report_end(&out, status == EXIT_OK, err, sizeof err) < 0) {
         fprintf(stderr, "damero verify: %s\n", err);

@@ -2,8 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "options.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "core/variant.h"
 
 static const struct command {
     const char *name;
@@ -14,8 +15,8 @@ static const struct command {
     { "info", cmd_info, "what a table holds: counts, longest wins, DTM histogram" },
     { "probe", cmd_probe, "the value of a position and of each of its moves (WDL, DTM, MTC)" },
     { "line", cmd_line, "the best line from a position, both sides playing the tables' moves" },
-    { "verify", cmd_verify, "check each move-limit draw rule against the tables" },
-    { "perft", cmd_perft, "count move sequences to a depth (checks the move generator)" },
+    { "verify", cmd_verify, "each move-limit draw rule against perfect play, from the tables" },
+    { "perft", cmd_perft, "count move sequences to a depth (tests the move generator)" },
 };
 
 static void print_help(FILE *out)

@@ -1,10 +1,14 @@
-#include "options.h"
+#include "cli/options.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "core/variant.h"
+#include "probe/damero.h"
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -25,17 +29,23 @@ int option_error(const char *cmd, int opt, char *const *argv)
     return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
-const struct variant *parse_variant(const char *cmd, const char *name)
+const char *parse_variant_name(const char *cmd, const char *name)
 {
-    const struct variant *v = variant_by_name(name);
-
-    if (v)
-        return v;
+    const char *known;
+    for (int k = 0; name && (known = damero_variant_name(k)); k++)
+        if (strcmp(known, name) == 0)
+            return known;
     fprintf(stderr, "damero %s: unknown variant '%s'; the variants are:", cmd, name ? name : "");
-    for (const struct variant *w = variants; w->name; w++)
-        fprintf(stderr, " %s", w->name);
+    for (int k = 0; (known = damero_variant_name(k)); k++)
+        fprintf(stderr, " %s", known);
     fprintf(stderr, "\n");
     return NULL;
+}
+
+const struct variant *parse_variant(const char *cmd, const char *name)
+{
+    const char *known = parse_variant_name(cmd, name);
+    return known ? variant_by_name(known) : NULL;
 }
 
 int parse_int(const char *cmd, const char *option, const char *text, int min, int max,

@@ -2,7 +2,7 @@
 #ifndef DAMERO_CLI_OPTIONS_H
 #define DAMERO_CLI_OPTIONS_H
 
-#include "variant.h"
+struct variant; /* core/variant.h, for the commands that use the rules themselves */
 
 enum exit_code { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
 
@@ -14,7 +14,11 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
  * Returns EXIT_USAGE. */
 int option_error(const char *cmd, int opt, char *const *argv);
 
-/* The variant called name, or NULL after printing an error that lists the variants. */
+/* The name of the variant called name, as damero.h knows it, or NULL after printing an
+ * error that lists the variants. */
+const char *parse_variant_name(const char *cmd, const char *name);
+
+/* The same, as the variant's rule row (core/variant.h). */
 const struct variant *parse_variant(const char *cmd, const char *name);
 
 /* Parses a whole decimal number in [min, max]; returns 0, or -1 after printing an error

@@ -1,8 +1,8 @@
-#include "probing.h"
+#include "cli/probing.h"
 
 #include <stdio.h>
 
-#include "options.h"
+#include "cli/options.h"
 
 struct table_args table_args_default(void)
 {
@@ -16,7 +16,7 @@ int table_option(const char *cmd, const char *help, int opt, char *const *argv,
     case 'v':
         /* checked here rather than left to damero_open, which also refuses a table file
          * of another variant: an unknown name is a usage error, with the list of names */
-        if (!(a->v = parse_variant(cmd, optarg)))
+        if (!(a->variant = parse_variant_name(cmd, optarg)))
             return EXIT_USAGE;
         return EXIT_OK;
     case 'd': a->dir = optarg; return EXIT_OK;
@@ -28,7 +28,7 @@ int table_option(const char *cmd, const char *help, int opt, char *const *argv,
 
 int table_operands(const char *cmd, int argc, char *const *argv, struct table_args *a)
 {
-    if (!a->v)
+    if (!a->variant)
         return usage_error(cmd, "--variant is required");
     if (optind >= argc)
         return usage_error(cmd, "give the position as a FEN");
@@ -42,7 +42,7 @@ int table_operands(const char *cmd, int argc, char *const *argv, struct table_ar
 int table_open_position(const char *cmd, const struct table_args *a, damero_tb **tb,
                         damero_position *pos)
 {
-    if (damero_open(a->v->name, a->dir, a->cache_bytes, tb) != DAMERO_OK)
+    if (damero_open(a->variant, a->dir, a->cache_bytes, tb) != DAMERO_OK)
         return probe_failure(cmd);
     if (damero_parse_fen(*tb, a->fen, pos) != DAMERO_OK) {
         fprintf(stderr, "damero %s: %s\n", cmd, damero_error_message());

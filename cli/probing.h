@@ -7,8 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "damero.h"
-#include "variant.h"
+#include "probe/damero.h"
 
 /* The options both commands take, first in their getopt_long tables. */
 #define TABLE_LONGOPTS                           \
@@ -27,7 +26,7 @@
 #define DEFAULT_CACHE_MB 64
 
 struct table_args {
-    const struct variant *v;
+    const char *variant;
     const char *dir;
     const char *fen;
     bool json;

@@ -1,4 +1,4 @@
-#include "verify_report.h"
+#include "cli/verify_report.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "board.h"
-#include "notation.h"
-#include "options.h"
+#include "cli/board.h"
+#include "cli/options.h"
+#include "core/notation.h"
 
 struct variant_report *variant_report_new(const struct variant *v, int pieces)
 {
@@ -24,9 +24,11 @@ struct variant_report *variant_report_new(const struct variant *v, int pieces)
     return r;
 }
 
-static int num_readings(const struct move_limit_rule *rule)
+void variant_report_free(struct variant_report *r)
 {
-    return rule->readings[1].limit ? 2 : 1;
+    if (r)
+        damero_close(r->tb);
+    free(r);
 }
 
 static bool win_within(const struct rule_section *s)
@@ -82,22 +84,16 @@ static int play_line(damero_tb *tb, struct example_line *line)
 
 int report_lines(const char *dir, struct variant_report *r, char *err, size_t err_size)
 {
-    damero_tb *tb = NULL;
-    int status = DAMERO_OK;
+    int status = damero_open(r->v->name, dir, 64 << 20, &r->tb);
     for (int k = 0; k < r->num_rules && status == DAMERO_OK; k++) {
         struct rule_section *s = &r->rules[k];
         for (int side = 0; side < 2 && win_within(s) && status == DAMERO_OK; side++) {
             struct rule_result sum = total(&s->report, side == 0, 0);
             memcpy(s->line[side].fen, sum.example_fen, sizeof sum.example_fen);
-            if (!sum.example_fen[0])
-                continue;
-            if (!tb)
-                status = damero_open(r->v->name, dir, 64 << 20, &tb);
-            if (status == DAMERO_OK)
-                status = play_line(tb, &s->line[side]);
+            if (sum.example_fen[0])
+                status = play_line(r->tb, &s->line[side]);
         }
     }
-    damero_close(tb);
     if (status != DAMERO_OK)
         snprintf(err, err_size, "%s", damero_error_message());
     return status == DAMERO_OK ? 0 : -1;
@@ -138,7 +134,7 @@ static void print_heading(FILE *f, bool md, const struct variant_report *r,
     fprintf(f, ".%s\n", rule->counts_from_precondition
                             ? " The count starts when the precondition is first met."
                             : "");
-    for (int k = 0; k < num_readings(rule); k++) {
+    for (int k = 0; k < move_limit_readings(rule); k++) {
         fprintf(f, md ? "- reading %d: " : "  reading %d: ", k + 1);
         print_reading(f, &rule->readings[k]);
         fprintf(f, "\n");
@@ -174,7 +170,7 @@ static void print_win_table(FILE *f, bool md, const struct rule_section *s)
     static const int widths[] = { 8, 12, 11, 11, 8, 13 };
     const char *head[] = { "reading", "to move", "positions", "wins", "longest", "beyond limit" };
     print_rule_line(f, md, head, 6, widths);
-    for (int k = 0; k < num_readings(s->report.rule); k++)
+    for (int k = 0; k < move_limit_readings(s->report.rule); k++)
         for (int side = 0; side < 2; side++) {
             struct rule_result t = total(&s->report, side == 0, k);
             char reading[8], positions[24], wins[24], longest[16], beyond[24];
@@ -195,7 +191,7 @@ static void print_progress_table(FILE *f, bool md, const struct rule_section *s)
     static const int widths[] = { 9, 8, 11, 11, 12, 13, 13 };
     const char *head[] = { "ending", "to move", "positions", "wins", "longest plies",
                            "beyond (1)", "beyond (2)" };
-    int columns = num_readings(s->report.rule) == 2 ? 7 : 6;
+    int columns = move_limit_readings(s->report.rule) == 2 ? 7 : 6;
     print_rule_line(f, md, head, columns, widths);
     for (int k = 0; k < s->report.num_results; k++) {
         const struct rule_result *x = &s->report.results[k];
@@ -214,12 +210,11 @@ static void print_progress_table(FILE *f, bool md, const struct rule_section *s)
     }
 }
 
-static void print_board(FILE *f, const struct variant *v, const char *fen)
+static void print_board(FILE *f, const struct variant_report *r, const char *fen)
 {
-    struct position p;
-    char err[256];
-    if (fen_parse(v, fen, &p, err, sizeof err) == 0)
-        board_print(f, v, &p);
+    damero_position pos;
+    if (damero_parse_fen(r->tb, fen, &pos) == DAMERO_OK)
+        board_print(f, r->tb, &pos);
 }
 
 /* A no-progress rule's longest wait of all its endings, with the position. */
@@ -239,7 +234,7 @@ static void print_longest_progress(FILE *f, bool md, const struct variant_report
             longest->ending, side_words(s, longest->strong_to_move), longest->longest_plies,
             longest->example_fen);
     if (md) {
-        print_board(f, r->v, longest->example_fen);
+        print_board(f, r, longest->example_fen);
         fprintf(f, "```\n");
     }
 }
@@ -259,7 +254,7 @@ static void print_examples(FILE *f, bool md, const struct variant_report *r,
                 t.longest_plies, line->fen);
         if (md) {
             fprintf(f, "```\n");
-            print_board(f, r->v, line->fen);
+            print_board(f, r, line->fen);
             fprintf(f, "```\n\n");
         }
         fprintf(f, md ? "Line: " : "    line: ");
@@ -275,7 +270,7 @@ static void print_before_count(FILE *f, bool md, const struct rule_section *s)
         return;
     fprintf(f, md ? "\nBefore the count starts (won positions without the precondition):\n\n"
                   : "  before the count starts (won positions without the precondition):\n");
-    for (int k = 0; k < num_readings(s->report.rule); k++)
+    for (int k = 0; k < move_limit_readings(s->report.rule); k++)
         for (int side = 0; side < 2; side++) {
             struct rule_result t = total(&s->report, side == 0, k);
             fprintf(f, "%sreading %d, %s to move: %" PRIu64 " won, %" PRIu64
@@ -288,7 +283,7 @@ static void print_before_count(FILE *f, bool md, const struct rule_section *s)
 static void print_verdict(FILE *f, bool md, const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
-    for (int k = 0; k < num_readings(rule); k++) {
+    for (int k = 0; k < move_limit_readings(rule); k++) {
         struct rule_result a = total(&s->report, true, k), b = total(&s->report, false, k);
         uint64_t wins = a.wins + b.wins, beyond = a.wins_beyond_limit + b.wins_beyond_limit;
         fprintf(f, md ? "\n**Verdict (reading %d):** " : "  verdict (reading %d): ", k + 1);
@@ -398,7 +393,7 @@ static void json_rule(const struct rule_section *s)
     printf(",\n     \"results\": [");
     int printed = 0;
     if (win_within(s)) {
-        for (int k = 0; k < num_readings(rule); k++)
+        for (int k = 0; k < move_limit_readings(rule); k++)
             for (int side = 0; side < 2; side++) {
                 struct rule_result t = total(&s->report, side == 0, k);
                 printf("%s\n", printed++ ? "," : "");
@@ -514,7 +509,7 @@ void report_variant(struct report_output *out, const struct variant_report *r)
     if (out->markdown)
         print_text(out->markdown, true, r);
     for (int k = 0; k < r->num_rules; k++)
-        for (int reading = 0; reading < num_readings(r->rules[k].report.rule); reading++)
+        for (int reading = 0; reading < move_limit_readings(r->rules[k].report.rule); reading++)
             summarize(out, r, &r->rules[k], reading);
     out->variants++;
 }

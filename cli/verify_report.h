@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "damero.h"
-#include "verify.h"
+#include "probe/damero.h"
+#include "verify/verify.h"
 
 #define MAX_LINE_PLIES 256
 
@@ -28,16 +28,19 @@ struct rule_section {
 
 struct variant_report {
     const struct variant *v;
+    damero_tb *tb;         /* the tables, opened by report_lines: lines and boards */
     int pieces;
     int num_rules;
     struct rule_section rules[];
 };
 
-/* A report with room for each of v's rules; free() it. NULL when memory runs out. */
+/* A report with room for each of v's rules; NULL when memory runs out. */
 struct variant_report *variant_report_new(const struct variant *v, int pieces);
+void variant_report_free(struct variant_report *r);
 
-/* Plays the line of every longest win through the probe library, from the tables in
- * dir/<variant>. Returns 0, or -1 with a sentence in err. */
+/* Opens the tables in dir/<variant> through the probe library, which then draws the
+ * report's boards, and plays the line of every longest win. Returns 0, or -1 with a
+ * sentence in err. */
 int report_lines(const char *dir, struct variant_report *r, char *err, size_t err_size);
 
 /* One line of the closing summary: a rule under one reading. */
@@ -66,8 +69,8 @@ int report_begin(struct report_output *out, bool json, bool single, const char *
 /* Prints one variant's report (and writes it into the markdown document). */
 void report_variant(struct report_output *out, const struct variant_report *r);
 
-/* Ends the report: prints the summary (text) or closes the JSON list, and renames the markdown document into place
- * when `complete`, else removes it. Returns 0, or -1 with a sentence in err. */
+/* Ends the report: prints the summary (text) or closes the JSON list, and renames the
+ * markdown document into place when `complete`, else removes it. Returns 0, or -1 with a sentence in err. */
 int report_end(struct report_output *out, bool complete, char *err, size_t err_size);
 
 #endif

@@ -1,4 +1,4 @@
-#include "move_limit.h"
+#include "core/move_limit.h"
 
 int reading_plies(const struct limit_reading *r, enum limit_kind kind, bool strong_to_move)
 {

@@ -6,7 +6,7 @@
  * counts moves without progress ("N moves without a capture or man move": a draw when
  * the count runs out). Where sources read the limit differently, the rule keeps each
  * reading, and the report answers under all of them. The rules, their sources and their
- * disagreements are in ../shared/RULES.md. */
+ * disagreements are in docs/rules.md. */
 #ifndef DAMERO_MOVE_LIMIT_H
 #define DAMERO_MOVE_LIMIT_H
 
@@ -78,6 +78,12 @@ struct move_limit_rule {
     enum count_reset reset;
     struct limit_reading readings[MAX_READINGS]; /* limit 0: no second reading */
 };
+
+/* How many readings the rule has (1 or 2). */
+static inline int move_limit_readings(const struct move_limit_rule *rule)
+{
+    return rule->readings[1].limit ? 2 : 1;
+}
 
 /* The limit of a reading in plies from a position where the strong side (the side that
  * must make progress, for a no-progress rule: the winner) is or is not to move: a win by

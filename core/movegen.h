@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "position.h"
+#include "core/position.h"
 
 #define MAX_JUMPS 24  /* more than the pieces one side can have on the largest board */
 #define MAX_MOVES 512 /* far above the legal moves of any position met in practice */

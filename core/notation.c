@@ -1,4 +1,4 @@
-#include "notation.h"
+#include "core/notation.h"
 
 #include <ctype.h>
 #include <stdio.h>

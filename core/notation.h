@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "movegen.h"
-#include "position.h"
+#include "core/movegen.h"
+#include "core/position.h"
 
 #define SQUARE_NAME_SIZE 16 /* "50" or "h8"; room for any int keeps -Wformat-truncation quiet */
 #define FEN_SIZE 256       /* enough for any position on the largest board */

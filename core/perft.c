@@ -1,4 +1,4 @@
-#include "perft.h"
+#include "core/perft.h"
 
 uint64_t perft(const struct variant *v, const struct position *p, int depth, unsigned flags)
 {

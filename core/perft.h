@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 /* Leaf nodes at `depth` plies below p (1 at depth 0). flags are enum move_flags: with
  * MOVES_KEEP_DUPLICATES, captures taking the same pieces in another order count apart.

@@ -1,8 +1,8 @@
-#include "position.h"
+#include "core/position.h"
 
 #include <stdio.h>
 
-#include "notation.h"
+#include "core/notation.h"
 
 void position_initial(const struct variant *v, struct position *p)
 {

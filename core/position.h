@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "geometry.h"
-#include "variant.h"
+#include "core/geometry.h"
+#include "core/variant.h"
 
 struct position {
     bb_t men[2];    /* indexed by enum side */

@@ -1,4 +1,4 @@
-#include "unmove.h"
+#include "core/unmove.h"
 
 /* Backward directions of each side's men: the way a man came. */
 static const enum direction backward[2][2] = {
@@ -24,14 +24,14 @@ void unmake_move(const struct position *p, const struct unmove *u, struct positi
         out->men[mover] |= from;
 }
 
-/* Adds u if the mover had no capture before it (or unconditionally when not `checked`). */
-static void add_if_legal(const struct variant *v, const struct position *p, bool checked,
+/* Adds u if the mover had no capture before it (or, without legal_only, whatever). */
+static void add_if_legal(const struct variant *v, const struct position *p, bool legal_only,
                          struct unmove_list *list, int from, int to, enum unmove_kind kind)
 {
     struct unmove u = { (uint8_t)from, (uint8_t)to, (uint8_t)kind };
     struct position before;
 
-    if (checked) {
+    if (legal_only) {
         unmake_move(p, &u, &before);
         if (has_capture(v, &before))
             return;
@@ -43,15 +43,15 @@ static void add_if_legal(const struct variant *v, const struct position *p, bool
     list->moves[list->count++] = u;
 }
 
-static void add_king_unmoves(const struct variant *v, const struct position *p, bool checked,
-                             struct unmove_list *list, int sq)
+static void add_king_unmoves(const struct variant *v, const struct position *p,
+                             bool legal_only, struct unmove_list *list, int sq)
 {
     const struct geometry *g = v->board();
     bb_t empty = g->board & ~position_occupied(p);
     for (int d = 0; d < NUM_DIRS; d++) {
         for (int from = g->step[sq][d]; from >= 0 && (empty & bb_of(from));
              from = g->step[from][d]) {
-            add_if_legal(v, p, checked, list, from, sq, UNMOVE_KING);
+            add_if_legal(v, p, legal_only, list, from, sq, UNMOVE_KING);
             if (!v->flying_kings)
                 break;
         }

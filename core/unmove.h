@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 enum unmove_kind {
     UNMOVE_KING,      /* a king moved from `from` to `to` */

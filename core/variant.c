@@ -1,9 +1,9 @@
-#include "variant.h"
+#include "core/variant.h"
 
 #include <string.h>
 
-/* Sources: ../shared/RULES.md (FMJD rules, the national federations' rules and the
- * user's documents, with their disagreements resolved there). */
+/* The rules, their sources and how disagreements between sources were resolved are in
+ * docs/rules.md; each row below follows it. */
 
 #define MOST_PIECES PRECEDENCE_MOST_PIECES
 #define WITH_KING PRECEDENCE_WITH_KING
@@ -18,8 +18,8 @@
     .number_from_top = false, .number_left_to_right = true
 
 
-/* The move-limit rules of ../shared/RULES.md. "Seed" names the user's source documents
- * in ../shared/seeds. */
+/* The move-limit rules (docs/rules.md, "Move-limit draw rules"). Each reading names its
+ * source as the report prints it. */
 
 #define VS_LONE_KING(lo, hi, kings, men, text) \
     { .kind = ENDING_VS_LONE_KING, .min_pieces = lo, .max_pieces = hi, .min_kings = kings, \
@@ -36,8 +36,11 @@ static const struct move_limit_rule spanish_limits[] = {
       .precondition = { .strong_king_on_main_diagonal = true,
                         .words = "a strong king on the main diagonal" },
       .counts_from_precondition = true, .kind = LIMIT_WIN_WITHIN,
-      .readings = { { 12, UNIT_STRONG_MOVES, "seed 000; Portuguese federation (FPD) 2013" },
-                    { 13, UNIT_STRONG_MOVES, "seed 004" } } },
+      .readings = { { 12, UNIT_STRONG_MOVES,
+                      "the encyclopedia article «Damas»; the Portuguese federation's rules "
+                      "(2013)" },
+                    { 13, UNIT_STRONG_MOVES,
+                      "the rules page «Reglas de las Damas Españolas»" } } },
     { .name = "saque de peon",
       .words = "Two kings holding the main diagonal and a man on 2, against a king and a man "
                "on 9, must within 32 moves win, promote the man or capture the other.",
@@ -47,12 +50,12 @@ static const struct move_limit_rule spanish_limits[] = {
                         .weak_man_square = 9,
                         .words = "a strong king on the main diagonal, the men on 2 and 9" },
       .kind = LIMIT_NO_PROGRESS, .reset = RESET_CAPTURE_OR_PROMOTION,
-      .readings = { { 32, UNIT_STRONG_MOVES, "seed 000" } } },
+      .readings = { { 32, UNIT_STRONG_MOVES, "the encyclopedia article «Damas»" } } },
     { .name = "40 plies",
       .words = "A draw after 40 plies (20 moves each) without a capture or a man move.",
       .ending = { .kind = ENDING_ANY, .words = "every ending" },
       NO_PROGRESS_RESET_BY_CAPTURE_OR_MAN_MOVE,
-      .readings = { { 40, UNIT_PLIES, "seed 004" } } },
+      .readings = { { 40, UNIT_PLIES, "the rules page «Reglas de las Damas Españolas»" } } },
     { .name = NULL },
 };
 
@@ -62,7 +65,8 @@ static const struct move_limit_rule russian_limits[] = {
                "capture the king.",
       .ending = VS_LONE_KING(3, 12, 3, 0, "3 or more kings against 1 king"),
       .kind = LIMIT_WIN_WITHIN,
-      .readings = { { 15, UNIT_STRONG_MOVES, "seed 003; FMJD-64 rules 7.2.4" },
+      .readings = { { 15, UNIT_STRONG_MOVES,
+                      "a Russian draughts rules guide; FMJD-64 rules 7.2.4" },
                     { 15, UNIT_PLIES, "a per-ply reading of the same text" } } },
     { .name = "main road",
       .words = "The same with the lone king on the main road (a1-h8): 5 moves.",
@@ -70,7 +74,7 @@ static const struct move_limit_rule russian_limits[] = {
       .precondition = { .lone_king_on_main_diagonal = true,
                         .words = "the lone king on the main road" },
       .kind = LIMIT_WIN_WITHIN,
-      .readings = { { 5, UNIT_STRONG_MOVES, "seed 003; FMJD-64 rules 7.2.7" },
+      .readings = { { 5, UNIT_STRONG_MOVES, "a Russian draughts rules guide; FMJD-64 rules 7.2.7" },
                     { 5, UNIT_PLIES, "a per-ply reading" } } },
     { .name = "2 pieces v 1 king",
       .words = "Two pieces or fewer (a king among them) against one king: 5 moves.",

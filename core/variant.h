@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 
-#include "geometry.h"
-#include "move_limit.h"
+#include "core/geometry.h"
+#include "core/move_limit.h"
 
 enum side { WHITE, BLACK };
 

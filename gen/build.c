@@ -1,4 +1,4 @@
-#include "build.h"
+#include "gen/build.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -8,10 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check.h"
-#include "solve.h"
-#include "tablefile.h"
-#include "clock.h"
+#include "core/clock.h"
+#include "gen/self_check.h"
+#include "gen/solve.h"
+#include "gen/table_io.h"
 
 #define MAX_MATERIALS 4096
 
@@ -89,13 +89,11 @@ static void write_metric(const struct tableset *ts, const struct table *t,
                          uint32_t value_bits, int *result, char *err, size_t err_size)
 {
     char path[4096];
-    struct table_file_info info = { .metric = metric, .index_version = INDEX_VERSION,
-                                    .value_bits = value_bits, .flags = flags,
-                                    .positions = t->ix.size };
+    struct table_file_info info = table_file_identity(ts->v, &t->m, metric, t->ix.size);
     if (*result < 0)
         return;
-    snprintf(info.variant, sizeof info.variant, "%s", ts->v->name);
-    material_name(&t->m, info.material);
+    info.value_bits = value_bits;
+    info.flags = flags;
     tableset_path(ts, &t->m, metric, path, sizeof path);
     *result = table_file_write(path, &info, values, err, err_size);
 }
@@ -217,7 +215,7 @@ struct progress {
     double start, last_shown;
     double done_work, total_work, current_work, current_fraction;
     int done, total;
-    char name[MATERIAL_NAME_SIZE + 8]; /* the material, and " check" while checking it */
+    char name[MATERIAL_NAME_SIZE + 16]; /* the material, and " self-check" during it */
 };
 
 static void show_progress(struct progress *pr)
@@ -319,21 +317,21 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
             report.built++;
             report.positions_built += 2 * tableset_find(ts, m)->ix.size;
         }
-        if (options->verify) {
+        if (options->self_check) {
             char why[1024], name[MATERIAL_NAME_SIZE];
             uint64_t bad;
             struct progress_report progress = { report_solving, &pr };
             material_name(m, name);
             if (tableset_get_successors(ts, m, err, err_size) < 0)
                 goto fail;
-            snprintf(pr.name, sizeof pr.name, "%s check", name);
+            snprintf(pr.name, sizeof pr.name, "%s self-check", name);
             pr.current_fraction = 0;
-            if ((bad = check_table(ts, m, &progress, why, sizeof why)) != 0) {
+            if ((bad = self_check_table(ts, m, &progress, why, sizeof why)) != 0) {
                 snprintf(err, err_size, "%s %s: %llu positions disagree with their moves; "
                          "first: %s", ts->v->name, name, (unsigned long long)bad, why);
                 goto fail;
             }
-            report.checked++;
+            report.self_checked++;
         }
         pr.done = k + 1;
         pr.done_work += work_estimate(ts->v, m);

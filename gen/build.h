@@ -6,18 +6,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tableset.h"
+#include "gen/tableset.h"
 
 /* What a build did, for its summary. */
 struct build_report {
     int built, found;          /* tables solved, and tables read intact from disk */
-    int checked;               /* tables run through the self-consistency check */
+    int self_checked;          /* tables run through the self-check (gen/self_check.h) */
     uint64_t positions_built;  /* positions solved, both sides to move */
     double seconds;
 };
 
 struct build_options {
-    bool verify;   /* run the self-consistency check on every table built or found */
+    bool self_check; /* recompute every table built or found from its moves */
     bool progress; /* draw a progress bar on stderr */
     struct build_report *report; /* filled in when not NULL */
 };

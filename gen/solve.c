@@ -1,11 +1,12 @@
-#include "solve.h"
+#include "gen/solve.h"
 
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "unmove.h"
+#include "core/array.h"
+#include "core/unmove.h"
 
 /* A group of equally advanced men configurations, solved together: no move leads from one
  * to another, and every man move out of them reaches one solved before. */
@@ -190,7 +191,7 @@ struct bucket {
 
 struct agenda {
     struct bucket *at;   /* by plies */
-    int size;
+    size_t size;
     bool failed;         /* out of memory */
 };
 
@@ -204,35 +205,20 @@ static void agenda_add(struct agenda *a, int plies, const uint64_t *items, size_
 {
     if (n == 0)
         return;
-    if (plies >= a->size) {
-        int size = plies + 64;
-        struct bucket *at = realloc(a->at, (size_t)size * sizeof *at);
-        if (!at) {
-            a->failed = true;
-            return;
-        }
-        memset(at + a->size, 0, (size_t)(size - a->size) * sizeof *at);
-        a->at = at;
-        a->size = size;
+    if (array_reserve(&a->at, &a->size, (size_t)plies + 1, sizeof *a->at) < 0 ||
+        array_reserve(&a->at[plies].items, &a->at[plies].capacity, a->at[plies].count + n,
+                      sizeof *items) < 0) {
+        a->failed = true;
+        return;
     }
     struct bucket *b = &a->at[plies];
-    if (b->count + n > b->capacity) {
-        size_t capacity = 2 * (b->count + n);
-        uint64_t *items2 = realloc(b->items, capacity * sizeof *items2);
-        if (!items2) {
-            a->failed = true;
-            return;
-        }
-        b->items = items2;
-        b->capacity = capacity;
-    }
     memcpy(b->items + b->count, items, n * sizeof *items);
     b->count += n;
 }
 
 static void agenda_free(struct agenda *a)
 {
-    for (int k = 0; k < a->size; k++)
+    for (size_t k = 0; k < a->size; k++)
         free(a->at[k].items);
     free(a->at);
     memset(a, 0, sizeof *a);
@@ -390,8 +376,8 @@ static void fill_agenda(struct solver *s, const struct level *l, enum metric_pas
     }
     for_each_run(s, l, fill_run, &f);
     for (int k = 0; k < threads; k++) {
-        for (int plies = 0; plies < f.local[k].size; plies++)
-            agenda_add(a, plies, f.local[k].at[plies].items, f.local[k].at[plies].count);
+        for (size_t plies = 0; plies < f.local[k].size; plies++)
+            agenda_add(a, (int)plies, f.local[k].at[plies].items, f.local[k].at[plies].count);
         a->failed |= f.local[k].failed;
         agenda_free(&f.local[k]);
     }
@@ -404,7 +390,7 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
 {
     struct agenda a = { 0 };
     fill_agenda(s, l, pass, &a);
-    for (int plies = 0; plies < a.size && !a.failed; plies++) {
+    for (int plies = 0; (size_t)plies < a.size && !a.failed; plies++) {
         const struct bucket now = a.at[plies]; /* later buckets may move, not this one */
         a.at[plies] = (struct bucket){ 0 };
 #pragma omp parallel if (now.count > 2048)

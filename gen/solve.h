@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#include "progress.h"
-#include "tableset.h"
+#include "gen/progress.h"
+#include "gen/tableset.h"
 
 /* Solves canonical material m, whose successors (material_successors) must all be in
  * memory in ts. On success returns 0 and fills *out (free it with table_free, or give it

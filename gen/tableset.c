@@ -1,9 +1,10 @@
-#include "tableset.h"
+#include "gen/tableset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/lookup.h"
 
 void tableset_init(struct tableset *ts, const struct variant *v, const char *dir)
 {
@@ -71,15 +72,12 @@ int tableset_read_file(const struct tableset *ts, const struct material *m,
                        struct table_file_info *info, void *values[2], char *err,
                        size_t err_size)
 {
-    struct table_file_info want = { .metric = metric, .index_version = INDEX_VERSION,
-                                    .positions = positions };
+    struct table_file_info want = table_file_identity(ts->v, m, metric, positions);
     char path[4096];
-    snprintf(want.variant, sizeof want.variant, "%s", ts->v->name);
-    material_name(m, want.material);
     tableset_path(ts, m, metric, path, sizeof path);
     if (table_file_read(path, info, values, err, err_size) < 0)
         return -1;
-    if (table_file_expect(path, info, &want, err, err_size) == TABLE_OK)
+    if (table_file_check_identity(path, info, &want, err, err_size) == TABLE_OK)
         return 0;
     free(values[0]);
     free(values[1]);
@@ -143,28 +141,16 @@ const struct table *tableset_get(struct tableset *ts, const struct material *m, 
 
 int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *dtm, mtc_t *mtc)
 {
-    struct position q = *p;
-    struct material m = material_of(p);
-    const struct table *t;
-
-    if (position_pieces(p, p->side) == 0) {
-        if (dtm)
-            *dtm = dtm_no_move(ts->v);
-        if (mtc)
-            *mtc = mtc_of_plies(0);
-        return 0;
-    }
-    if (!material_is_canonical(&m)) {
-        position_flip_colours(ts->v, p, &q);
-        m = material_flipped(&m);
-    }
-    if (material_side_pieces(&m, BLACK) == 0 || !(t = tableset_find(ts, &m)))
+    struct lookup l;
+    enum lookup_status where = lookup_position(ts->v, p, &l);
+    const struct table *t = where == LOOKUP_TABLE ? tableset_find(ts, &l.material) : NULL;
+    if (where != LOOKUP_GAME_OVER && !t)
         return -1;
-    uint64_t i = index_of(&t->ix, &q, NULL);
+    uint64_t i = t ? index_of(&t->ix, &l.oriented, NULL) : 0;
     if (dtm)
-        *dtm = t->dtm[q.side][i];
+        *dtm = t ? t->dtm[l.oriented.side][i] : dtm_no_move(ts->v);
     if (mtc)
-        *mtc = t->mtc[q.side][i];
+        *mtc = t ? t->mtc[l.oriented.side][i] : mtc_of_plies(0);
     return 0;
 }
 

@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-#include "index.h"
-#include "tablefile.h"
-#include "value.h"
+#include "format/index.h"
+#include "format/value.h"
+#include "gen/table_io.h"
 
 /* One solved material: DTM and MTC for each side to move, by index. */
 struct table {

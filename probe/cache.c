@@ -1,11 +1,12 @@
-#include "cache.h"
+#include "probe/cache.h"
 
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tablefile.h"
+#include "core/array.h"
+#include "format/tablefile.h"
 
 #define MIN_SHARD_BYTES (256 * 1024) /* several of the largest blocks */
 #define MAX_SHARDS 64
@@ -38,7 +39,7 @@ struct shard {
 
 struct block_cache {
     block_ref **blocks;            /* by file, then block number */
-    uint32_t num_files, files_capacity;
+    size_t num_files, files_capacity;
     int num_shards;
     struct shard shards[];
 };
@@ -98,7 +99,7 @@ void block_cache_free(struct block_cache *c)
         return;
     for (int i = 0; i < c->num_shards; i++)
         shard_free(&c->shards[i]);
-    for (uint32_t f = 0; f < c->num_files; f++)
+    for (size_t f = 0; f < c->num_files; f++)
         free(c->blocks[f]);
     free(c->blocks);
     free(c);
@@ -108,17 +109,10 @@ int64_t block_cache_add_file(struct block_cache *c, uint64_t num_blocks)
 {
     if (!c)
         return 0;
-    if (c->num_files == c->files_capacity) {
-        uint32_t capacity = c->files_capacity ? 2 * c->files_capacity : 64;
-        block_ref **grown = realloc(c->blocks, capacity * sizeof *grown);
-        if (!grown)
-            return -1;
-        c->blocks = grown;
-        c->files_capacity = capacity;
-    }
-    if (!(c->blocks[c->num_files] = calloc(num_blocks + 1, sizeof **c->blocks)))
+    if (array_reserve(&c->blocks, &c->files_capacity, c->num_files + 1, sizeof *c->blocks) < 0 ||
+        !(c->blocks[c->num_files] = calloc(num_blocks + 1, sizeof **c->blocks)))
         return -1;
-    return c->num_files++;
+    return (int64_t)c->num_files++;
 }
 
 bool block_cache_value(struct block_cache *c, uint32_t file, uint64_t block,

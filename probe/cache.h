@@ -4,9 +4,9 @@
  * Each table file registered gets an array with a pointer per block, so that a lookup
  * is one load from that small array and one from the block's data: random probes are
  * bound by memory latency, and every hop saved counts. For the same reason the CLOCK
- * "referenced" mark is the pointer's low bit rather than a field of the block. The blocks are split into shards,
- * each with its own lock, so that threads probing different blocks rarely wait for each
- * other. A lookup copies the one value it needs while holding the shard's lock: no block
+ * "referenced" mark is the pointer's low bit rather than a field of the block. The
+ * blocks are split into shards, each with its own lock, so that threads probing
+ * different blocks rarely wait for each other. A lookup copies the one value it needs while holding the shard's lock: no block
  * is ever read after it has been evicted. Eviction is CLOCK (second chance), which keeps
  * the blocks probed again and again. */
 #ifndef DAMERO_CACHE_H

@@ -1,7 +1,7 @@
 /* The probing library behind damero.h: table files mapped at open, blocks decompressed
  * on demand into a shared cache, positions converted between the public square numbering
  * and the internal bitboards. */
-#include "damero.h"
+#include "probe/damero.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -12,14 +12,17 @@
 #include <sys/stat.h>
 #include <zstd.h>
 
-#include "cache.h"
-#include "index.h"
-#include "movegen.h"
-#include "notation.h"
-#include "tablefile.h"
-#include "value.h"
+#include "core/array.h"
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "format/index.h"
+#include "format/lookup.h"
+#include "format/tablefile.h"
+#include "format/value.h"
+#include "probe/cache.h"
 
 _Static_assert(DAMERO_MAX_MOVES == MAX_MOVES, "the public bound is the move generator's");
+_Static_assert(DAMERO_SQUARE_NAME_SIZE == SQUARE_NAME_SIZE, "the public size is notation's");
 
 #define NUM_METRICS 3
 #define PATH_SIZE 4096
@@ -40,7 +43,7 @@ struct damero_tb {
     struct block_cache *cache;
     pthread_mutex_t dctx_lock;             /* guards the pool of zstd contexts */
     ZSTD_DCtx **dctx_pool;
-    int dctx_free, dctx_capacity;
+    size_t dctx_free, dctx_capacity;
     int bit_of_number[MAX_SQUARES + 1];    /* square number -> internal bit */
     int number_of_bit[MAX_SQUARES];        /* internal bit -> square number, 0 if none */
 };
@@ -93,15 +96,9 @@ static ZSTD_DCtx *take_dctx(damero_tb *tb)
 static void give_dctx(damero_tb *tb, ZSTD_DCtx *d)
 {
     pthread_mutex_lock(&tb->dctx_lock);
-    if (tb->dctx_free == tb->dctx_capacity) {
-        int capacity = tb->dctx_capacity ? 2 * tb->dctx_capacity : 8;
-        ZSTD_DCtx **grown = realloc(tb->dctx_pool, (size_t)capacity * sizeof *grown);
-        if (grown) {
-            tb->dctx_pool = grown;
-            tb->dctx_capacity = capacity;
-        }
-    }
-    if (tb->dctx_free < tb->dctx_capacity) {
+    /* when there is no room to keep it, the context is freed */
+    if (array_reserve(&tb->dctx_pool, &tb->dctx_capacity, tb->dctx_free + 1,
+                      sizeof *tb->dctx_pool) == 0) {
         tb->dctx_pool[tb->dctx_free++] = d;
         d = NULL;
     }
@@ -156,13 +153,10 @@ static int open_file(damero_tb *tb, const char *name)
         return fail(DAMERO_ERR_MEMORY, "out of memory opening %s/%s", tb->dir, name);
     snprintf(path, sizeof path, "%s/%s", tb->dir, name);
     struct table_map *map = &t->file[metric - 1];
-    struct table_file_info want = { .metric = metric, .index_version = INDEX_VERSION,
-                                    .positions = t->ix.size };
-    snprintf(want.variant, sizeof want.variant, "%s", tb->v->name);
-    snprintf(want.material, sizeof want.material, "%s", material);
+    struct table_file_info want = table_file_identity(tb->v, &m, metric, t->ix.size);
     int status = table_map_open(path, map, err, sizeof err);
     if (status == TABLE_OK)
-        status = table_file_expect(path, &map->info, &want, err, sizeof err);
+        status = table_file_check_identity(path, &map->info, &want, err, sizeof err);
     if (status != TABLE_OK)
         return fail(status_of(status), "%s", err);
     int64_t cache_file = block_cache_add_file(tb->cache, map->num_blocks);
@@ -249,7 +243,7 @@ void damero_close(damero_tb *tb)
         free(t);
     }
     block_cache_free(tb->cache);
-    for (int i = 0; i < tb->dctx_free; i++)
+    for (size_t i = 0; i < tb->dctx_free; i++)
         ZSTD_freeDCtx(tb->dctx_pool[i]);
     free(tb->dctx_pool);
     pthread_mutex_destroy(&tb->dctx_lock);
@@ -264,6 +258,43 @@ const char *damero_variant(const damero_tb *tb)
 int damero_max_pieces(const damero_tb *tb)
 {
     return tb ? tb->max_pieces : 0;
+}
+
+const char *damero_variant_name(int k)
+{
+    for (int i = 0; variants[i].name; i++)
+        if (i == k)
+            return variants[i].name;
+    return NULL;
+}
+
+/* ---- the board ---- */
+
+void damero_board_shape(const damero_tb *tb, damero_board *board)
+{
+    const struct geometry *g = tb->v->board();
+    *board = (damero_board){ g->files, g->ranks, g->num_squares, tb->v->algebraic };
+}
+
+int damero_square_at(const damero_tb *tb, int column, int row)
+{
+    const struct geometry *g = tb->v->board();
+    if (column < 0 || column >= g->files)
+        return 0;
+    /* variants played on the other colour show the mirror image of the geometry */
+    int bit = geometry_bit_at(g, tb->v->mirrored ? g->files - 1 - column : column, row);
+    return bit < 0 ? 0 : tb->number_of_bit[bit];
+}
+
+int damero_square_name(const damero_tb *tb, int square, char name[DAMERO_SQUARE_NAME_SIZE])
+{
+    if (!tb || !name)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_square_name: a NULL argument");
+    int bit = square >= 1 && square <= MAX_SQUARES ? tb->bit_of_number[square] : -1;
+    if (bit < 0)
+        return fail(DAMERO_ERR_POSITION, "the %s board has no square %d", tb->v->name, square);
+    square_name(tb->v, bit, name);
+    return DAMERO_OK;
 }
 
 /* ---- positions ---- */
@@ -343,24 +374,44 @@ int damero_write_fen(const damero_tb *tb, const damero_position *pos, char fen[D
 
 #define NEEDS(metric) (1u << (metric))
 
-/* The table of p's material, and p in that table's colour orientation. `needed` says
- * which of its files must exist (NEEDS(METRIC_DTM) | ...). */
-static int find_table(const damero_tb *tb, const struct position *p, unsigned needed,
-                      const struct tb_table **t, struct position *oriented)
+/* Where p's value is stored (format/lookup.h), as a damero status: DAMERO_OK with *over
+ * set when the side to move has no piece left (the game has ended), else DAMERO_OK and
+ * *l filled, or an error for a position no table holds. */
+static int lookup(const damero_tb *tb, const struct position *p, struct lookup *l, bool *over)
 {
-    struct material m = material_of(p);
-    char name[MATERIAL_NAME_SIZE];
-    if (material_pieces(&m) > MATERIAL_MAX_PIECES)
-        return fail(DAMERO_ERR_MISSING, "no table has %d pieces", material_pieces(&m));
-    *oriented = *p;
-    if (!material_is_canonical(&m)) {
-        position_flip_colours(tb->v, p, oriented);
-        m = material_flipped(&m);
+    *over = false;
+    switch (lookup_position(tb->v, p, l)) {
+    case LOOKUP_GAME_OVER:
+        *over = true;
+        return DAMERO_OK;
+    case LOOKUP_NO_OPPONENT:
+        return fail(DAMERO_ERR_POSITION, "%s has no piece: the game is already over",
+                    p->side == WHITE ? "black" : "white");
+    case LOOKUP_TOO_MANY:
+        return fail(DAMERO_ERR_MISSING, "no table has %d pieces",
+                    bb_count(position_occupied(p)));
+    case LOOKUP_TABLE:
+        break;
     }
-    *t = tb->by_code[material_code(&m)];
+    return DAMERO_OK;
+}
+
+/* The table holding p's value, and p in that table's colour orientation; *over instead
+ * when the game has ended. `needed` says which of the table's files must exist
+ * (NEEDS(METRIC_DTM) | ...). */
+static int find_table(const damero_tb *tb, const struct position *p, unsigned needed,
+                      bool *over, const struct tb_table **t, struct position *oriented)
+{
+    struct lookup l;
+    char name[MATERIAL_NAME_SIZE];
+    int status = lookup(tb, p, &l, over);
+    if (status != DAMERO_OK || *over)
+        return status;
+    *oriented = l.oriented;
+    *t = tb->by_code[material_code(&l.material)];
     for (int metric = METRIC_WDL; metric <= METRIC_MTC; metric++)
         if ((needed & NEEDS(metric)) && (!*t || !(*t)->file[metric - 1].file)) {
-            material_name(&m, name);
+            material_name(&l.material, name);
             return fail(DAMERO_ERR_MISSING, "no %s table for %s in %s",
                         table_metric_suffix((enum table_metric)metric), name, tb->dir);
         }
@@ -398,17 +449,6 @@ static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric
     return DAMERO_OK;
 }
 
-/* The game is over when the side to move has no piece left; a position where only the
- * side to move has pieces cannot arise (the game ended at the capture). */
-static int game_over(const struct position *p, bool *over)
-{
-    *over = position_pieces(p, p->side) == 0;
-    if (!*over && position_pieces(p, side_other(p->side)) == 0)
-        return fail(DAMERO_ERR_POSITION, "%s has no piece: the game is already over",
-                    p->side == WHITE ? "black" : "white");
-    return DAMERO_OK;
-}
-
 static enum wdl wdl_parent(enum wdl child)
 {
     return child == WDL_WIN ? WDL_LOSS : child == WDL_LOSS ? WDL_WIN : WDL_DRAW;
@@ -442,13 +482,11 @@ static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out)
     struct position q;
     bool over;
     unsigned value;
-    int status = game_over(p, &over);
+    int status = find_table(tb, p, NEEDS(METRIC_WDL), &over, &t, &q);
     if (status != DAMERO_OK || over) {
         *out = dtm_wdl(dtm_no_move(tb->v));
         return status;
     }
-    if ((status = find_table(tb, p, NEEDS(METRIC_WDL), &t, &q)) != DAMERO_OK)
-        return status;
     if ((t->file[METRIC_WDL - 1].info.flags & TABLE_FLAG_CAPTURES_DONT_CARE) &&
         has_capture(tb->v, &q))
         return wdl_by_captures(tb, &q, out);
@@ -464,14 +502,12 @@ static int dtm_of(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mt
     struct position q;
     bool over;
     unsigned d, c;
-    int status = game_over(p, &over);
+    int status = find_table(tb, p, NEEDS(METRIC_DTM) | NEEDS(METRIC_MTC), &over, &t, &q);
     if (status != DAMERO_OK || over) {
         *dtm = dtm_no_move(tb->v);
         *mtc = mtc_of_plies(0);
         return status;
     }
-    if ((status = find_table(tb, p, NEEDS(METRIC_DTM) | NEEDS(METRIC_MTC), &t, &q)) != DAMERO_OK)
-        return status;
     uint64_t i = index_of(&t->ix, &q, NULL);
     if ((status = read_value(tb, t, METRIC_DTM, q.side, i, &d)) != DAMERO_OK ||
         (status = read_value(tb, t, METRIC_MTC, q.side, i, &c)) != DAMERO_OK)
@@ -575,10 +611,11 @@ int damero_root_moves(damero_tb *tb, const damero_position *pos, damero_move *mo
     struct position p;
     if (!tb || !count || (capacity > 0 && !moves))
         return fail(DAMERO_ERR_ARGUMENT, "damero_root_moves: a NULL argument");
+    struct lookup l;
     bool over;
     int status = to_internal(tb, pos, &p);
     if (status == DAMERO_OK)
-        status = game_over(&p, &over);
+        status = lookup(tb, &p, &l, &over);
     if (status != DAMERO_OK)
         return status;
     struct move_list *list = malloc(sizeof *list);

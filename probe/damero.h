@@ -121,6 +121,33 @@ void damero_close(damero_tb *tb);
 const char *damero_variant(const damero_tb *tb);
 int damero_max_pieces(const damero_tb *tb);
 
+/* The name of the k-th variant this library knows (k from 0), in a fixed order:
+ * "international", "brazilian", ...; NULL when k is past the last. Thread-safe. */
+const char *damero_variant_name(int k);
+
+/* ---- The board, as the variant's players see it (for drawing one) ---- */
+
+#define DAMERO_SQUARE_NAME_SIZE 16
+
+typedef struct damero_board {
+    int columns, rows; /* 8 or 10 each */
+    int squares;       /* playable squares, numbered 1..squares */
+    int algebraic;     /* 1 when the variant names squares a1..h8, 0 when by number */
+} damero_board;
+
+/* The shape of the variant's board. Thread-safe. */
+void damero_board_shape(const damero_tb *tb, damero_board *board);
+
+/* The number of the square at (column, row) of the board as the variant's players see
+ * it, White at the bottom: column 0 at the left, row 0 at the bottom. Variants played on
+ * the other colour (spanish, italian) show the board that way round. Returns 0 when no
+ * piece can stand there (or column and row are off the board). Thread-safe. */
+int damero_square_at(const damero_tb *tb, int column, int row);
+
+/* The name of square number `square` as the variant writes it ("32", "c3") into name.
+ * Returns DAMERO_OK, or DAMERO_ERR_POSITION when there is no such square. Thread-safe. */
+int damero_square_name(const damero_tb *tb, int square, char name[DAMERO_SQUARE_NAME_SIZE]);
+
 /* Reads a FEN in the variant's notation ("W:W31,32,K45:B1,2,K7" or "B:WKa1:BKh8") into
  * pos, checking that the position can stand on the board. Returns DAMERO_OK or
  * DAMERO_ERR_POSITION. Thread-safe. */

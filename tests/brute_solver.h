@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 enum bf_result { BF_DRAW, BF_WIN, BF_LOSS };
 

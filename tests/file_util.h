@@ -8,7 +8,7 @@
 #error "file_util.h: #define _XOPEN_SOURCE 700 before any header (for nftw)"
 #endif
 
-#include "test_util.h"
+#include "tests/test_util.h"
 
 #include <ftw.h>
 #include <sys/stat.h>

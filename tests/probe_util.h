@@ -3,10 +3,10 @@
 #ifndef DAMERO_PROBE_UTIL_H
 #define DAMERO_PROBE_UTIL_H
 
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "build.h"
-#include "damero.h"
+#include "gen/build.h"
+#include "probe/damero.h"
 
 /* The materials of v of 2 to `pieces` pieces in building order, then those named in
  * `names` (a NULL-terminated list, or NULL), into wanted (room for capacity). Returns how

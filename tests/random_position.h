@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "position.h"
+#include "core/position.h"
 
 static inline uint64_t random_next(uint64_t *state)
 {

@@ -1,4 +1,4 @@
-/* A reference move generator for the tests, written from ../shared/RULES.md alone.
+/* A reference move generator for the tests, written from docs/rules.md alone.
  *
  * It is meant to be obviously right rather than fast, and independent of core/movegen.c:
  * the board is a plain 2-D array indexed [file][rank] (as White sees it: file 0 = a,
@@ -8,7 +8,7 @@
  * its board size), and uses geometry_bit_at only to read a struct position in and to turn
  * its own squares into bit numbers for comparison. Nothing from movegen.c is called.
  *
- * The rules it implements (RULES.md, "The variants" and "Common"):
+ * The rules it implements (docs/rules.md, the common rules and each variant's):
  *  - capture is compulsory; a capture is one move however many pieces it takes;
  *  - jumped pieces stay on the board until the move ends: they block, and cannot be jumped
  *    twice; the capturing piece's own starting square counts as empty;
@@ -31,8 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "position.h"
-#include "variant.h"
+#include "core/position.h"
+#include "core/variant.h"
 
 enum ref_piece { REF_EMPTY, REF_WHITE_MAN, REF_WHITE_KING, REF_BLACK_MAN, REF_BLACK_KING };
 

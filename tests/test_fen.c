@@ -1,14 +1,14 @@
 /* Square numbering in every notation, FEN round trips, and every class of bad FEN. */
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "random_position.h"
+#include "tests/random_position.h"
 
 static int bit_at(const struct variant *v, int file, int rank)
 {
     return geometry_bit_at(v->board(), file, rank);
 }
 
-/* Each numbering as RULES.md states it, read in board coordinates (a1 = file 0 rank 0;
+/* Each numbering as docs/rules.md states it, read in board coordinates (a1 = file 0 rank 0;
  * mirrored boards are the reflection a<->h of the canonical one). */
 static void test_numbering(void **state)
 {

@@ -117,10 +117,10 @@ check "KKKvK differs from the one built alone" cmp -s "$n/KKKvK.dtm" "$tmp/t1/ru
 expect 0 "0 tables built, 2 found intact" -- gen --variant russian KvKK --dir "$tmp/n"
 expect 0 "0 tables built, 3 found intact" -- gen --variant russian KvK MvK KKvK --dir "$tmp/n"
 
-# --- --verify ------------------------------------------------------------------------
-expect 0 "9 tables checked: every position agrees with its moves" -- \
-  gen --variant russian --pieces 3 --dir "$tmp/a" --verify
-expect 0 "6 tables checked: every position agrees with its moves" -- \
+# --- --self-check (and its old name, --verify) -----------------------------------------
+expect 0 "9 tables self-checked: every position agrees with its moves" -- \
+  gen --variant russian --pieces 3 --dir "$tmp/a" --self-check
+expect 0 "6 tables self-checked: every position agrees with its moves" -- \
   gen --variant russian KKMvK --dir "$tmp/v" --verify
 
 # --- Bad arguments: exit 2, a message naming the problem, nothing written ---------------

@@ -1,5 +1,5 @@
 /* The boards: squares, steps, rays and symmetries. */
-#include "test_util.h"
+#include "tests/test_util.h"
 
 static void check_board(const struct geometry *g, int n)
 {

@@ -1,10 +1,10 @@
 /* The index of a material: a bijection between its legal positions and 0..size-1, checked
  * exhaustively on small materials against placements enumerated square by square; the
  * symmetry classes of kings-only materials; and the advancement order of men. */
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "index.h"
-#include "random_position.h"
+#include "format/index.h"
+#include "tests/random_position.h"
 
 /* The materials checked exhaustively on each board: every one of 2 and 3 pieces. */
 static const char *const small_materials[] = { "KvK",  "KvM",  "MvM",  "KKvK", "KKvM",

@@ -1,9 +1,9 @@
 /* Materials: signatures read and written, colour orientation, the lists a build walks, and
  * the materials one move can reach (which a build must finish first). */
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "index.h"
-#include "material.h"
+#include "format/index.h"
+#include "format/material.h"
 
 #define LIST_CAPACITY 512
 

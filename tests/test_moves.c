@@ -1,10 +1,10 @@
-/* The move generator against the rules of ../shared/RULES.md, one test per rule clause.
+/* The move generator against the rules of docs/rules.md, one test per rule clause.
  *
  * Every expected move list below was worked out by hand on a drawn board from the rules,
  * never copied from the generator's output. Square names follow each variant's notation
- * (RULES.md "Notation"); the comments give the algebraic squares of numbered boards as
+ * (docs/rules.md, "Notation"); the comments give the algebraic squares of numbered boards as
  * White sees them, so the positions can be drawn. */
-#include "test_util.h"
+#include "tests/test_util.h"
 
 /* What stands on `square` for side s: 'm' for a man, 'k' for a king, '.' for neither. */
 static char piece_at(const struct variant *v, const struct position *p, enum side s,
@@ -104,9 +104,10 @@ static void test_english_move_ends_on_crowning(void **state)
 
 /* ---- capture precedence ------------------------------------------------------------ */
 
-/* International: "most pieces (king = man)", no tie-break on kings (FMJD, not seed 001).
- * The man on 33 (f4) can take 28, 17 (two men), or K29, 19 (a king and a man), or 39
- * alone: both two-piece captures are legal, the one-piece capture is not. */
+/* International: "most pieces (king = man)", no tie-break on kings (the FMJD rules, not
+ * the guide «Reglas de damas internacionales»). The man on 33 (f4) can take 28, 17 (two
+ * men), or K29, 19 (a king and a man), or 39 alone: both two-piece captures are legal,
+ * the one-piece capture is not. */
 static void test_international_majority(void **state)
 {
     (void)state;
@@ -121,8 +122,8 @@ static void test_brazilian_majority(void **state)
     assert_moves("brazilian", "W:We3:Bb6,d2,d4,Kf4,f6", "e3:c5:a7 e3:g5:e7");
 }
 
-/* Spanish quality rule, seed 000 rule 27: "the black man must capture the white man and
- * the white king rather than two white men". Black man 22 (e6) takes 19, 12 (two men) or
+/* Spanish quality rule, the encyclopedia article «Damas», Reglamento rule 27: "the black
+ * man must capture the white man and the white king rather than two white men". Black man 22 (e6) takes 19, 12 (two men) or
  * 18, K10 (a man and a king). */
 static void test_spanish_quality(void **state)
 {
@@ -260,7 +261,7 @@ static void test_jumped_pieces_block(void **state)
     assert_moves("russian", "W:WKa1:Bc7,d4,e3,e7", "a1:e5:b8 a1:f6:d8:b6 a1:f6:d8:a5");
 }
 
-/* "The capturing piece's own starting square counts as empty" (movegen.h; RULES.md lets
+/* "The capturing piece's own starting square counts as empty" (movegen.h; docs/rules.md lets
  * a king land on any empty square). The king c3 takes d4, d6, b6 and lands on a5; its
  * last jump runs back over c3 to take d2. The short capture c3:e1 is a free choice. */
 static void test_own_square_empty_during_capture(void **state)
@@ -287,7 +288,7 @@ static void assert_single_move_of(const char *variant, const char *fen, unsigned
         fail_msg("%s %s: expected %s or %s, generated %s", variant, fen, a, b, text);
 }
 
-/* Duplicates (movegen.h, RULES.md "Reference numbers"): the russian man c3 goes round
+/* Duplicates (movegen.h, docs/rules.md, the perft reference figures): the russian man c3 goes round
  * d4, f4, f2, d2 either way and comes home to c3. Same pieces, same end: one move by
  * default, two when duplicates are kept since the order differs. */
 static void test_duplicates_same_pieces_other_order(void **state)

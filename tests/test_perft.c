@@ -1,10 +1,10 @@
-/* Perft against the published figures of ../shared/RULES.md, for every variant and both
+/* Perft against the published figures of docs/rules.md, for every variant and both
  * duplicate conventions. Depths are chosen so the whole suite stays fast in sanitizer
  * builds; `bench/bench_perft` and `damero perft` go deeper. */
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "perft.h"
-#include "random_position.h"
+#include "core/perft.h"
+#include "tests/random_position.h"
 
 struct perft_case {
     const char *variant;
@@ -49,7 +49,7 @@ static const struct perft_case cases[] = {
       { 6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050 } },
 };
 
-/* Deeper figures published by other programs, independent of RULES.md: Aart Bik's
+/* Deeper figures published by other programs, independent of docs/rules.md: Aart Bik's
  * English checkers perft (duplicates kept) and his international perft (duplicates
  * dropped, depth 11 also posted by Rein Halbersma). A minute in all: run with
  * `ctest -L slow`, which sets DAMERO_PERFT_DEEP. */

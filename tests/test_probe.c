@@ -2,8 +2,8 @@
  * probed through the public API from files on disk, has the value the generator holds in
  * memory, including the positions whose WDL is stored as a don't-care. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
-#include "file_util.h"
-#include "probe_util.h"
+#include "tests/file_util.h"
+#include "tests/probe_util.h"
 
 static int setup(void **state) { return temp_dir_setup(state, "probe"); }
 

@@ -4,13 +4,13 @@
  * variants and directories, NULL arguments, too little room for the moves, a game that
  * is over. Every damaged-file case damages a fresh copy of tables built once. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
-#include "file_util.h"
-#include "probe_util.h"
+#include "tests/file_util.h"
+#include "tests/probe_util.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "index.h"
+#include "format/index.h"
 
 #define PIECES 3
 

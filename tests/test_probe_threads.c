@@ -3,14 +3,14 @@
  * the time while the threads race), get exactly the answers one thread gets alone, and so
  * does a handle without a cache. `./run.sh tsan` runs this test under ThreadSanitizer. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
-#include "file_util.h"
-#include "probe_util.h"
+#include "tests/file_util.h"
+#include "tests/probe_util.h"
 
 #include <pthread.h>
 #include <time.h>
 
-#include "index.h"
-#include "random_position.h"
+#include "format/index.h"
+#include "tests/random_position.h"
 
 /* ThreadSanitizer makes everything 5 to 10 times slower, and the tables are built on one
  * thread under it (see tests/CMakeLists.txt): 3 pieces then, still three times the cache. */

@@ -6,11 +6,11 @@
  * share of kings do. For each position the SET of legal moves must be the same under both
  * duplicate conventions: a move is (from, to, pieces taken, promotes), and with
  * MOVES_KEEP_DUPLICATES also the order in which the pieces are taken. The reference is
- * itself checked first against the perft figures of ../shared/RULES.md. */
-#include "test_util.h"
+ * itself checked first against the perft figures of docs/rules.md. */
+#include "tests/test_util.h"
 
-#include "random_position.h"
-#include "reference_movegen.h"
+#include "tests/random_position.h"
+#include "tests/reference_movegen.h"
 
 #ifndef POSITIONS_PER_VARIANT
 #define POSITIONS_PER_VARIANT 20000
@@ -48,7 +48,7 @@ struct ref_perft_case {
     uint64_t nodes[REF_PERFT_MAX_DEPTH];
 };
 
-/* RULES.md "Reference numbers for tests", duplicates dropped. */
+/* docs/rules.md, the perft reference figures, duplicates dropped. */
 static const struct ref_perft_case ref_perft_cases[] = {
     { "international", NULL, 5, { 9, 81, 658, 4265, 27117 } },
     { "russian", NULL, 5, { 7, 49, 302, 1469, 7482 } },

@@ -6,14 +6,14 @@
  * The two share only core/'s move generator; a mistake they could share there is what
  * the anchors are for: positions whose values were worked out by hand, checked through
  * the brute-force solver alone. */
-#include "test_util.h"
+#include "tests/test_util.h"
 
 
-#include "brute_solver.h"
-#include "build.h"
-#include "material.h"
-#include "tableset.h"
-#include "clock.h"
+#include "core/clock.h"
+#include "format/material.h"
+#include "gen/build.h"
+#include "gen/tableset.h"
+#include "tests/brute_solver.h"
 
 #define MAX_REPORTED 8 /* mismatching positions printed per variant */
 #define MAX_WANTED 64  /* materials checked per variant */

@@ -2,7 +2,7 @@
  * or nothing, and every kind of damage is refused with a message naming it. Each test
  * works in its own fresh directory under /tmp. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
-#include "file_util.h"
+#include "tests/file_util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "random_position.h"
-#include "tablefile.h"
+#include "gen/table_io.h"
+#include "tests/random_position.h"
 
 struct fixture {
     char dir[TEMP_DIR_SIZE];

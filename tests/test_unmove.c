@@ -1,10 +1,10 @@
 /* Un-moves agree with moves: on random positions of every variant, the reverse of each
  * quiet move is among the successor's un-moves, and the forward move of each un-move is
  * a legal move of the predecessor that leads back to the position. */
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "random_position.h"
-#include "unmove.h"
+#include "core/unmove.h"
+#include "tests/random_position.h"
 
 #define POSITIONS_PER_VARIANT 3000
 

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "movegen.h"
-#include "notation.h"
+#include "core/movegen.h"
+#include "core/notation.h"
 
 static inline const struct variant *test_variant(const char *name)
 {

@@ -10,10 +10,10 @@
  * the board's squares, preconditions are tested on the geometry, limits are hand-worked
  * numbers or reading_plies() (itself checked on hand-worked values), and values come
  * from tableset_value() one position at a time. */
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "build.h"
-#include "verify.h"
+#include "gen/build.h"
+#include "verify/verify.h"
 
 /* ---- tables ---- */
 

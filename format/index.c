@@ -1,4 +1,4 @@
-#include "index.h"
+#include "format/index.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
-#include "check.h"
+#include "gen/self_check.h"
 
 #include <omp.h>
 #include <stdio.h>
 
-#include "movegen.h"
-#include "notation.h"
+#include "core/movegen.h"
+#include "core/notation.h"
 
 struct expected {
     dtm_t dtm;
@@ -63,8 +63,9 @@ static void describe(const struct tableset *ts, const struct position *p, dtm_t 
     snprintf(err, err_size, "%s: the table says %s; its moves give %s", fen, stored, expected);
 }
 
-uint64_t check_table(const struct tableset *ts, const struct material *m,
-                     const struct progress_report *progress, char *err, size_t err_size)
+uint64_t self_check_table(const struct tableset *ts, const struct material *m,
+                          const struct progress_report *progress, char *err,
+                          size_t err_size)
 {
     const struct table *t = tableset_find(ts, m);
     uint64_t bad = 0, first_bad = UINT64_MAX;

@@ -1,9 +1,9 @@
-/* The self-consistency check (gen/check.h) behind `damero gen --verify`: silent on a
+/* The self-consistency check (gen/self_check.h) behind `damero gen --self-check`: silent on a
  * solved table, and it finds a value changed anywhere. */
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "build.h"
-#include "check.h"
+#include "gen/build.h"
+#include "gen/self_check.h"
 
 static void build(struct tableset *ts, const char *variant, const char *material,
                   struct material *m)
@@ -28,7 +28,7 @@ static void test_solved_tables_pass(void **state)
         struct material m;
         char err[1024] = "";
         build(&ts, cases[k][0], cases[k][1], &m);
-        uint64_t bad = check_table(&ts, &m, NULL, err, sizeof err);
+        uint64_t bad = self_check_table(&ts, &m, NULL, err, sizeof err);
         if (bad)
             fail_msg("%s %s: %llu bad positions: %s", cases[k][0], cases[k][1],
                      (unsigned long long)bad, err);
@@ -62,12 +62,12 @@ static void test_damage_is_found(void **state)
         char err[1024] = "";
         uint16_t saved = *damage[k].slot;
         *damage[k].slot = damage[k].value;
-        assert_true(check_table(&ts, &m, NULL, err, sizeof err) >= 1);
+        assert_true(self_check_table(&ts, &m, NULL, err, sizeof err) >= 1);
         /* the message names a position and both values */
         assert_non_null(strstr(err, "the table says"));
         assert_non_null(strstr(err, ":W") ? strstr(err, ":W") : strstr(err, ":B"));
         *damage[k].slot = saved;
-        assert_int_equal(check_table(&ts, &m, NULL, err, sizeof err), 0);
+        assert_int_equal(self_check_table(&ts, &m, NULL, err, sizeof err), 0);
     }
     tableset_free(&ts);
 }

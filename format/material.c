@@ -1,4 +1,4 @@
-#include "material.h"
+#include "format/material.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,18 +5,18 @@
  * "Must win within N" rules are read from DTM: a win within the limit exists exactly when
  * the DTM is within it. No-progress rules reset by a capture or man move are read from
  * MTC, per material; those reset only by a capture or promotion from the same distance
- * computed here with man steps not counted. A rule whose count starts when its precondition is first met (the
- * forzosa) also gets the positions before that: from which of them the strong side can
- * force entering the count in a position it then wins in time (an attractor over the
- * material's positions). */
+ * with man steps not counted (verify/reset_distance.h). A rule whose count starts when
+ * its precondition is first met (the forzosa) also gets the positions before that: from
+ * which of them the strong side can force entering the count in a position it then wins
+ * in time (verify/count_start.h). Which positions a rule covers: verify/coverage.h. */
 #ifndef DAMERO_VERIFY_H
 #define DAMERO_VERIFY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "notation.h"
-#include "tableset.h"
+#include "core/notation.h"
+#include "gen/tableset.h"
 
 enum rule_status {
     RULE_CHECKED,
@@ -55,10 +55,5 @@ struct rule_report {
  * read or memory runs out. */
 int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rule *rule,
                 struct rule_report *out, char *err, size_t err_size);
-
-/* Whether the materials of up to max_pieces pieces that a rule covers, in building
- * order; returns how many were written (at most capacity). */
-int rule_materials(const struct variant *v, const struct move_limit_rule *rule,
-                   int max_pieces, struct material *out, int capacity);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "position.h"
+#include "core/position.h"
 
 #define MATERIAL_MAX_PIECES 8 /* pieces on the board in all; far beyond what can be built */
 #define MATERIAL_NAME_SIZE (MATERIAL_MAX_PIECES + 2)

@@ -1,4 +1,4 @@
-#include "tablefile.h"
+#include "format/tablefile.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -11,8 +11,9 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "format/index.h"
+
 #define MAGIC "DAMEROTB"
-#define BATCH_BLOCKS 256 /* compressed together in memory, then written */
 
 const char *table_metric_suffix(enum table_metric metric)
 {
@@ -42,7 +43,7 @@ static uint64_t hash_bytes(uint64_t h, const uint8_t *data, size_t n)
 
 #define HASH_SEED 0xcbf29ce484222325ull
 
-static uint64_t values_checksum(const struct table_file_info *info, const void *const values[2])
+uint64_t table_values_checksum(const struct table_file_info *info, const void *const values[2])
 {
     uint64_t h = HASH_SEED;
     for (int side = 0; side < 2; side++)
@@ -55,14 +56,6 @@ static uint64_t values_checksum(const struct table_file_info *info, const void *
 static uint32_t block_values_for(uint32_t value_bits)
 {
     return value_bits == 2 ? 8192 : 32768;
-}
-
-/* WDL files are written once and probed often, and they are what an engine keeps: they
- * get a strong level. 15 gives within 0.3% of 19's size (russian up to 5 pieces) at a
- * third of the time, which keeps building fast. */
-static int compression_level(uint32_t value_bits)
-{
-    return value_bits == 2 ? 15 : 5;
 }
 
 static void put_u32(uint8_t *p, uint32_t v)
@@ -100,9 +93,19 @@ enum {
     AT_NUM_BLOCKS = 88, AT_CHECKSUM = 96, AT_FLAGS = 104, AT_HEADER_CHECKSUM = 120,
 };
 
-static void encode_header(const struct table_file_info *info, uint64_t num_blocks,
-                          uint8_t *h)
+static uint64_t header_checksum(const uint8_t *header, const uint8_t *directory,
+                                uint64_t num_blocks)
 {
+    uint64_t h = hash_bytes(HASH_SEED, header, AT_HEADER_CHECKSUM);
+    return hash_bytes(h, directory, (num_blocks + 1) * 8);
+}
+
+void table_encode_header(const struct table_map *map, const uint64_t *offsets, uint8_t *h,
+                         uint8_t *directory)
+{
+    const struct table_file_info *info = &map->info;
+    for (uint64_t b = 0; b <= map->num_blocks; b++)
+        put_u64(directory + 8 * b, offsets[b]);
     memset(h, 0, TABLE_HEADER_SIZE);
     memcpy(h + AT_MAGIC, MAGIC, 8);
     put_u32(h + AT_FORMAT, TABLE_FORMAT_VERSION);
@@ -112,29 +115,21 @@ static void encode_header(const struct table_file_info *info, uint64_t num_block
     put_u32(h + AT_METRIC, (uint32_t)info->metric);
     put_u32(h + AT_VALUE_BITS, info->value_bits);
     put_u64(h + AT_POSITIONS, info->positions);
-    put_u32(h + AT_BLOCK_VALUES, block_values_for(info->value_bits));
-    put_u64(h + AT_NUM_BLOCKS, num_blocks);
+    put_u32(h + AT_BLOCK_VALUES, map->block_values);
+    put_u64(h + AT_NUM_BLOCKS, map->num_blocks);
     put_u64(h + AT_CHECKSUM, info->checksum);
     put_u32(h + AT_FLAGS, info->flags);
+    put_u64(h + AT_HEADER_CHECKSUM, header_checksum(h, directory, map->num_blocks));
 }
 
-static uint64_t header_checksum(const uint8_t *header, const uint8_t *directory,
-                                uint64_t num_blocks)
-{
-    uint64_t h = hash_bytes(HASH_SEED, header, AT_HEADER_CHECKSUM);
-    return hash_bytes(h, directory, (num_blocks + 1) * 8);
-}
-
-/* The geometry of a table's blocks, shared by the writer and the reader. */
-static void block_layout(struct table_map *map)
+void table_block_layout(struct table_map *map)
 {
     map->block_values = block_values_for(map->info.value_bits);
     map->blocks_per_side = (map->info.positions + map->block_values - 1) / map->block_values;
     map->num_blocks = 2 * map->blocks_per_side;
 }
 
-/* Block b's values as stored (see tablefile.h); returns their size in bytes. */
-static size_t encode_block(const struct table_map *map, const void *const values[2],
+size_t table_encode_block(const struct table_map *map, const void *const values[2],
                            uint64_t b, uint8_t *out)
 {
     int side = b >= map->blocks_per_side;
@@ -158,8 +153,7 @@ static size_t encode_block(const struct table_map *map, const void *const values
     return bytes;
 }
 
-/* The inverse of encode_block, into the values of one side. */
-static void decode_block(const struct table_map *map, uint64_t b, const uint8_t *raw,
+void table_decode_block(const struct table_map *map, uint64_t b, const uint8_t *raw,
                          void *const values[2])
 {
     int side = b >= map->blocks_per_side;
@@ -175,134 +169,6 @@ static void decode_block(const struct table_map *map, uint64_t b, const uint8_t 
         for (uint32_t i = 0; i < n; i++)
             v[i] = (uint8_t)table_raw_value(bits, raw, n, i);
     }
-}
-
-struct compressed {
-    void *data;
-    size_t size;
-};
-
-static int compress_batch(const struct table_map *map, const void *const values[2],
-                          uint64_t first, uint64_t count, struct compressed *out)
-{
-    int failed = 0;
-#pragma omp parallel reduction(| : failed)
-    {
-        ZSTD_CCtx *cctx = ZSTD_createCCtx();
-        uint8_t *raw = malloc(TABLE_MAX_BLOCK_BYTES);
-        size_t bound = ZSTD_compressBound(TABLE_MAX_BLOCK_BYTES);
-        if (!cctx || !raw) {
-            failed = 1;
-        } else {
-            ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
-                                   compression_level(map->info.value_bits));
-            ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t k = 0; k < count; k++) {
-            out[k].data = NULL;
-            if (failed)
-                continue;
-            size_t n = encode_block(map, values, first + k, raw);
-            out[k].data = malloc(bound);
-            if (!out[k].data) {
-                failed = 1;
-                continue;
-            }
-            out[k].size = ZSTD_compress2(cctx, out[k].data, bound, raw, n);
-            if (ZSTD_isError(out[k].size))
-                failed = 1;
-        }
-        ZSTD_freeCCtx(cctx);
-        free(raw);
-    }
-    return failed ? -1 : 0;
-}
-
-static int write_blocks(FILE *f, const struct table_map *map, const void *const values[2],
-                        uint64_t *offsets)
-{
-    struct compressed batch[BATCH_BLOCKS];
-    int result = 0;
-    offsets[0] = 0;
-    for (uint64_t first = 0; first < map->num_blocks && result == 0; first += BATCH_BLOCKS) {
-        uint64_t count = map->num_blocks - first < BATCH_BLOCKS ? map->num_blocks - first
-                                                                : BATCH_BLOCKS;
-        if (compress_batch(map, values, first, count, batch) < 0)
-            result = -1;
-        for (uint64_t k = 0; k < count; k++) {
-            if (result == 0 && fwrite(batch[k].data, 1, batch[k].size, f) != batch[k].size)
-                result = -1;
-            if (result == 0)
-                offsets[first + k + 1] = offsets[first + k] + batch[k].size;
-            free(batch[k].data);
-        }
-    }
-    return result;
-}
-
-int table_file_write(const char *path, const struct table_file_info *info,
-                     const void *const values[2], char *err, size_t err_size)
-{
-    struct table_map map = { .info = *info };
-    block_layout(&map);
-    uint64_t num_blocks = map.num_blocks;
-    uint8_t header[TABLE_HEADER_SIZE];
-    uint8_t *directory = malloc((num_blocks + 1) * 8);
-    uint64_t *offsets = malloc((num_blocks + 1) * sizeof *offsets);
-    size_t tmp_size = strlen(path) + 32;
-    char *tmp = malloc(tmp_size);
-    FILE *f = NULL;
-
-    if (!directory || !offsets || !tmp) {
-        snprintf(err, err_size, "out of memory writing %s", path);
-        goto fail;
-    }
-    snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
-    map.info.checksum = values_checksum(&map.info, values);
-    f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err, err_size, "cannot write %s: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    /* blocks first, after room for the header and directory, whose offsets they give */
-    if (fseek(f, (long)(TABLE_HEADER_SIZE + (num_blocks + 1) * 8), SEEK_SET) != 0 ||
-        write_blocks(f, &map, values, offsets) < 0)
-        goto write_error;
-    for (uint64_t b = 0; b <= num_blocks; b++)
-        put_u64(directory + 8 * b, offsets[b]);
-    encode_header(&map.info, num_blocks, header);
-    put_u64(header + AT_HEADER_CHECKSUM, header_checksum(header, directory, num_blocks));
-    if (fseek(f, 0, SEEK_SET) != 0 || fwrite(header, 1, sizeof header, f) != sizeof header ||
-        fwrite(directory, 8, num_blocks + 1, f) != num_blocks + 1 || fflush(f) != 0 ||
-        fsync(fileno(f)) != 0)
-        goto write_error;
-    if (fclose(f) != 0) {
-        f = NULL;
-        goto write_error;
-    }
-    f = NULL;
-    if (rename(tmp, path) != 0) {
-        snprintf(err, err_size, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        goto fail;
-    }
-    free(directory);
-    free(offsets);
-    free(tmp);
-    return 0;
-
-write_error:
-    snprintf(err, err_size, "cannot write %s: %s", path,
-             errno ? strerror(errno) : "compression failed");
-fail:
-    if (f)
-        fclose(f);
-    if (tmp)
-        remove(tmp);
-    free(directory);
-    free(offsets);
-    free(tmp);
-    return -1;
 }
 
 /* Checks the header of a mapped file and fills map from it. */
@@ -338,7 +204,7 @@ static int decode_header(const char *path, struct table_map *map, char *err, siz
                 (info->value_bits == 2 || info->value_bits == 8 || info->value_bits == 16) &&
                 info->positions < ((uint64_t)1 << 48);
     if (sane) {
-        block_layout(map);
+        table_block_layout(map);
         sane = get_u32(h + AT_BLOCK_VALUES) == map->block_values &&
                get_u64(h + AT_NUM_BLOCKS) == map->num_blocks;
     }
@@ -442,63 +308,9 @@ int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, ui
     return TABLE_OK;
 }
 
-/* Decompresses every block into values[side]; returns the number of bad blocks. */
-static uint64_t decompress_all(const struct table_map *map, void *const values[2])
-{
-    uint64_t bad = 0;
-#pragma omp parallel reduction(+ : bad)
-    {
-        ZSTD_DCtx *dctx = ZSTD_createDCtx();
-        uint8_t *raw = malloc(TABLE_MAX_BLOCK_BYTES);
-        char err[256];
-#pragma omp for schedule(dynamic, 4)
-        for (uint64_t b = 0; b < map->num_blocks; b++) {
-            if (!dctx || !raw || table_map_block(map, dctx, b, raw, err, sizeof err) < 0)
-                bad++;
-            else
-                decode_block(map, b, raw, values);
-        }
-        ZSTD_freeDCtx(dctx);
-        free(raw);
-    }
-    return bad;
-}
-
-int table_file_read(const char *path, struct table_file_info *info, void *values[2], char *err,
-                    size_t err_size)
-{
-    struct table_map map;
-    int status = table_map_open(path, &map, err, err_size);
-    values[0] = values[1] = NULL;
-    if (status != TABLE_OK)
-        return status;
-    *info = map.info;
-    for (int side = 0; side < 2; side++)
-        if (!(values[side] = malloc(info->positions * table_value_bytes(info) + 1))) {
-            snprintf(err, err_size, "out of memory reading %s", path);
-            status = TABLE_ERR_MEMORY;
-            goto done;
-        }
-    uint64_t bad = decompress_all(&map, values);
-    if (bad) {
-        snprintf(err, err_size, "%s: %llu damaged block(s)", path, (unsigned long long)bad);
-        status = TABLE_ERR_CORRUPT;
-    } else if (values_checksum(info, (const void *const *)values) != info->checksum) {
-        snprintf(err, err_size, "%s: checksum mismatch (the file is damaged)", path);
-        status = TABLE_ERR_CORRUPT;
-    }
-done:
-    table_map_close(&map);
-    if (status != TABLE_OK) {
-        free(values[0]);
-        free(values[1]);
-        values[0] = values[1] = NULL;
-    }
-    return status;
-}
-
-int table_file_expect(const char *path, const struct table_file_info *got,
-                      const struct table_file_info *want, char *err, size_t err_size)
+int table_file_check_identity(const char *path, const struct table_file_info *got,
+                              const struct table_file_info *want, char *err,
+                              size_t err_size)
 {
     if (strcmp(got->variant, want->variant) != 0) {
         snprintf(err, err_size, "%s is a table of %s, not %s", path, got->variant,
@@ -531,4 +343,14 @@ int table_file_read_info(const char *path, struct table_file_info *info, char *e
         table_map_close(&map);
     }
     return status;
+}
+
+struct table_file_info table_file_identity(const struct variant *v, const struct material *m,
+                                           enum table_metric metric, uint64_t positions)
+{
+    struct table_file_info want = { .metric = metric, .index_version = INDEX_VERSION,
+                                    .positions = positions };
+    snprintf(want.variant, sizeof want.variant, "%s", v->name);
+    material_name(m, want.material);
+    return want;
 }

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "material.h"
+#include "format/material.h"
 
 #define INDEX_VERSION 1 /* bump when the numbering changes: old tables become unreadable */
 

@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <zstd.h>
 
+#include "format/material.h"
+
 #define TABLE_FORMAT_VERSION 2
 #define TABLE_HEADER_SIZE 128
 #define TABLE_NAME_SIZE 24
@@ -68,26 +70,20 @@ static inline size_t table_value_bytes(const struct table_file_info *info)
 /* The file name suffix of a metric: ".wdl", ".dtm", ".mtc". */
 const char *table_metric_suffix(enum table_metric metric);
 
-/* Writes a table: values[side] holds info->positions values, uint8_t for 2- and 8-bit
- * widths (2-bit values must be below 4), uint16_t for 16 bits. The checksum in info is
- * computed here. Compression uses every OpenMP thread; the bytes written do not depend
- * on their number. Returns 0, or -1 with a sentence in err (and no file left behind). */
-int table_file_write(const char *path, const struct table_file_info *info,
-                     const void *const values[2], char *err, size_t err_size);
-
-/* Reads a whole table and checks it: header, versions, sizes and checksums. On success
- * *info is filled and values[side] are malloc'd arrays of info->positions values (free
- * them), in the memory widths of table_file_write. Returns TABLE_OK, or a negative
- * enum table_status with a sentence in err naming what is wrong. */
-int table_file_read(const char *path, struct table_file_info *info, void *values[2],
-                    char *err, size_t err_size);
+/* The identity that material m's file of one metric must have: variant, material,
+ * metric, the index version this damero numbers positions with, and `positions` per side
+ * to move (what table_file_check_identity compares; value width, flags and checksum are
+ * left 0). The one place that says what a table file should be. */
+struct table_file_info table_file_identity(const struct variant *v, const struct material *m,
+                                           enum table_metric metric, uint64_t positions);
 
 /* Checks that the file at path, whose header is *got, is the table `want` describes:
  * variant, material, metric, index version and positions per side (want's checksum,
  * value width and flags are not compared). Returns TABLE_OK, or TABLE_ERR_VARIANT,
  * TABLE_ERR_VERSION (another index version) or TABLE_ERR_FORMAT, with a sentence in err. */
-int table_file_expect(const char *path, const struct table_file_info *got,
-                      const struct table_file_info *want, char *err, size_t err_size);
+int table_file_check_identity(const char *path, const struct table_file_info *got,
+                              const struct table_file_info *want, char *err,
+                              size_t err_size);
 
 /* Checks the header and block directory only (not the values). */
 int table_file_read_info(const char *path, struct table_file_info *info, char *err,
@@ -137,6 +133,30 @@ static inline size_t table_block_bytes(const struct table_map *map, uint64_t b)
  * TABLE_ERR_CORRUPT with a sentence in err naming the file ("KKvK.dtm: block 3 ..."). */
 int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, uint8_t *raw,
                     char *err, size_t err_size);
+
+/* ---- Encoding, shared by the writer (gen/table_io.c) and the readers ---- */
+
+/* Fills map's block geometry (block_values, blocks_per_side, num_blocks) from map->info:
+ * the same for the file written and the file read. */
+void table_block_layout(struct table_map *map);
+
+/* The checksum of a table's values (info->positions per side, in memory widths). */
+uint64_t table_values_checksum(const struct table_file_info *info, const void *const values[2]);
+
+/* Block b of values[2] as stored in the file, into out (TABLE_MAX_BLOCK_BYTES); returns
+ * its size in bytes, table_block_bytes(map, b). */
+size_t table_encode_block(const struct table_map *map, const void *const values[2], uint64_t b,
+                          uint8_t *out);
+
+/* The inverse: a decompressed block b into the values of its side. */
+void table_decode_block(const struct table_map *map, uint64_t b, const uint8_t *raw,
+                        void *const values[2]);
+
+/* The header (TABLE_HEADER_SIZE bytes) and block directory ((num_blocks + 1) * 8 bytes)
+ * of a file whose blocks start at offsets[0..num_blocks] (offsets[num_blocks]: the end),
+ * checksum included. */
+void table_encode_header(const struct table_map *map, const uint64_t *offsets,
+                         uint8_t *header, uint8_t *directory);
 
 /* Value k of a decompressed block of `count` values of the given width. */
 static inline unsigned table_raw_value(uint32_t value_bits, const uint8_t *raw, uint32_t count,

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "variant.h"
+#include "core/variant.h"
 
 typedef uint16_t dtm_t;
 typedef uint16_t mtc_t;

@@ -1,0 +1,26 @@
+/* Whole table files in and out, for the generator: writing a solved table (compressing
+ * its blocks on every OpenMP thread) and reading one back whole. The file layout is
+ * format/tablefile.h's; a prober reads single blocks through table_map instead. */
+#ifndef DAMERO_TABLE_IO_H
+#define DAMERO_TABLE_IO_H
+
+#include <stddef.h>
+
+#include "format/tablefile.h"
+
+/* Writes a table: values[side] holds info->positions values, uint8_t for 2- and 8-bit
+ * widths (2-bit values must be below 4), uint16_t for 16 bits. The checksum in info is
+ * computed here. Compression uses every OpenMP thread; the bytes written do not depend
+ * on their number. The file is written as path.tmp.PID and renamed to path when whole.
+ * Returns 0, or -1 with a sentence in err (and no file left behind). */
+int table_file_write(const char *path, const struct table_file_info *info,
+                     const void *const values[2], char *err, size_t err_size);
+
+/* Reads a whole table and checks it: header, versions, sizes and checksums. On success
+ * *info is filled and values[side] are malloc'd arrays of info->positions values (free
+ * them), in the memory widths of table_file_write. Returns TABLE_OK, or a negative
+ * enum table_status with a sentence in err naming what is wrong. */
+int table_file_read(const char *path, struct table_file_info *info, void *values[2],
+                    char *err, size_t err_size);
+
+#endif

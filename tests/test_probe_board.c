@@ -1,0 +1,150 @@
+/* The board as damero.h describes it, for programs that draw one: the variants' names,
+ * each board's shape, which square stands where as the variant's players see it, and
+ * each square's name, checked against the FEN reader. */
+#define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
+#include "tests/file_util.h"
+
+#include "core/variant.h"
+#include "probe/damero.h"
+
+struct fixture {
+    char dir[TEMP_DIR_SIZE]; /* an empty table directory: no table is needed here */
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    if (!f || temp_dir_make(f->dir, "probe-board") < 0) {
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    temp_dir_remove(f->dir);
+    free(f);
+    return 0;
+}
+
+static damero_tb *open_variant(const struct fixture *f, const char *variant)
+{
+    damero_tb *tb = NULL;
+    if (damero_open(variant, f->dir, 0, &tb) != DAMERO_OK)
+        fail_msg("damero_open(%s): %s", variant, damero_error_message());
+    return tb;
+}
+
+/* Every rule row, in order, and nothing after. */
+static void test_variant_names(void **state)
+{
+    (void)state;
+    int k = 0;
+    for (; variants[k].name; k++)
+        assert_string_equal(damero_variant_name(k), variants[k].name);
+    assert_null(damero_variant_name(k));
+    assert_null(damero_variant_name(-1));
+    assert_null(damero_variant_name(1000));
+}
+
+/* Each square number stands at exactly one place of the picture, and its name reads
+ * back through the FEN reader as that very square. */
+static void test_every_square_once(void **state)
+{
+    const struct fixture *f = *state;
+    for (int k = 0; variants[k].name; k++) {
+        damero_tb *tb = open_variant(f, variants[k].name);
+        damero_board board;
+        int seen[65] = { 0 }, placed = 0;
+        damero_board_shape(tb, &board);
+        assert_int_equal(board.columns, variants[k].board()->files);
+        assert_int_equal(board.rows, variants[k].board()->ranks);
+        assert_int_equal(board.squares, variants[k].board()->num_squares);
+        assert_int_equal(board.algebraic, variants[k].algebraic);
+        for (int row = -1; row <= board.rows; row++)
+            for (int column = -1; column <= board.columns; column++) {
+                int n = damero_square_at(tb, column, row);
+                if (n == 0)
+                    continue;
+                assert_in_range(n, 1, board.squares);
+                assert_int_equal(seen[n]++, 0);
+                placed++;
+                /* playable squares alternate: no two side by side in a row */
+                assert_int_equal(damero_square_at(tb, column + 1, row), 0);
+            }
+        assert_int_equal(placed, board.squares);
+        for (int n = 1; n <= board.squares; n++) {
+            char name[DAMERO_SQUARE_NAME_SIZE], other[DAMERO_SQUARE_NAME_SIZE], fen[64];
+            damero_position pos;
+            assert_int_equal(damero_square_name(tb, n, name), DAMERO_OK);
+            assert_int_equal(damero_square_name(tb, n == 1 ? 2 : 1, other), DAMERO_OK);
+            if (!board.algebraic)
+                assert_int_equal(atoi(name), n);
+            /* a king, which may stand on any square, against one elsewhere */
+            snprintf(fen, sizeof fen, "W:WK%s:BK%s", name, other);
+            assert_int_equal(damero_parse_fen(tb, fen, &pos), DAMERO_OK);
+            assert_true(pos.kings[DAMERO_WHITE] == (uint64_t)1 << (n - 1));
+        }
+        damero_close(tb);
+    }
+}
+
+/* Corners as each federation draws its board, White at the bottom. */
+static void test_corners(void **state)
+{
+    const struct fixture *f = *state;
+    static const struct {
+        const char *variant;
+        int column, row, square;
+        const char *name;
+    } cases[] = {
+        { "international", 0, 0, 46, "46" }, /* a1 */
+        { "international", 1, 9, 1, "1" },  /* b10 */
+        { "international", 9, 9, 5, "5" },  /* j10 */
+        { "russian", 0, 0, 1, "a1" },
+        { "russian", 7, 7, 32, "h8" },
+        { "english", 0, 0, 29, "29" },       /* a1 */
+        { "english", 1, 7, 1, "1" },         /* b8 */
+        { "spanish", 7, 0, 1, "1" },         /* White's lower right, the board mirrored */
+        { "spanish", 0, 0, 0, NULL },        /* not played on */
+        { "italian", 0, 7, 1, "1" },         /* the top left, the board mirrored */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        damero_tb *tb = open_variant(f, cases[k].variant);
+        char name[DAMERO_SQUARE_NAME_SIZE];
+        assert_int_equal(damero_square_at(tb, cases[k].column, cases[k].row), cases[k].square);
+        if (cases[k].name) {
+            assert_int_equal(damero_square_name(tb, cases[k].square, name), DAMERO_OK);
+            assert_string_equal(name, cases[k].name);
+        }
+        damero_close(tb);
+    }
+}
+
+static void test_bad_squares(void **state)
+{
+    const struct fixture *f = *state;
+    damero_tb *tb = open_variant(f, "russian");
+    char name[DAMERO_SQUARE_NAME_SIZE];
+    assert_int_equal(damero_square_name(tb, 0, name), DAMERO_ERR_POSITION);
+    assert_int_equal(damero_square_name(tb, 33, name), DAMERO_ERR_POSITION);
+    assert_non_null(strstr(damero_error_message(), "no square 33"));
+    assert_int_equal(damero_square_name(tb, 1, NULL), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_square_at(tb, 8, 0), 0);
+    assert_int_equal(damero_square_at(tb, 0, 8), 0);
+    damero_close(tb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_variant_names),
+        cmocka_unit_test_setup_teardown(test_every_square_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_corners, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_squares, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
