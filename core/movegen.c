@@ -357,7 +357,7 @@ int count_moves(const struct variant *v, const struct position *p, unsigned flag
     int count = 0, k;
 
     if (has_capture(v, p)) {
-        struct move_list list; /* not zeroed: 36 KB on the hottest path */
+        struct move_list list; /* not zeroed: 32 KB on the hottest path */
         list_clear(&list);
         generate_captures(v, p, flags, &list);
         return list.count;

@@ -25,6 +25,12 @@ const char *table_metric_suffix(enum table_metric metric)
     return ".unknown";
 }
 
+/* The checksums hash memory as it is: the files' bytes are the same on every machine only
+ * where memory is little-endian, like the numbers the format writes. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "damero's table files are little-endian; this machine is not"
+#endif
+
 /* A fast 64-bit hash of bytes, to catch corruption (not an adversary). */
 static uint64_t hash_bytes(uint64_t h, const uint8_t *data, size_t n)
 {

@@ -1,10 +1,11 @@
 /* The table file: one metric (WDL, DTM or MTC) of one material, both sides to move.
  *
- * Layout, all numbers little-endian:
+ * Layout, all numbers little-endian (the checksums hash values as a little-endian machine
+ * holds them in memory, so damero builds only for little-endian machines):
  *   header (TABLE_HEADER_SIZE bytes): magic "DAMEROTB", format version, index version,
  *     variant and material names, metric, bits per value, positions per side to move,
- *     values per block, number of blocks, flags, a checksum of every value, and a
- *     checksum of the header and directory;
+ *     values per block, number of blocks, a checksum of every value, flags, and a
+ *     checksum of the header and directory (offsets in docs/how-it-works.md);
  *   block directory: num_blocks + 1 offsets from the start of the blocks;
  *   blocks: each a zstd frame (with its content checksum) holding block_values values
  *     (fewer in a side's last block), White to move first, then Black.
@@ -106,8 +107,8 @@ struct table_map {
 int table_map_open(const char *path, struct table_map *map, char *err, size_t err_size);
 void table_map_close(struct table_map *map);
 
-/* The block holding the value of position `index` for side to move `side`, and the
- * value's place in it. */
+/* The block holding the value of position `index` for side to move `side`; the value's
+ * place in it is index % map->block_values. */
 static inline uint64_t table_block_of(const struct table_map *map, int side, uint64_t index)
 {
     return (uint64_t)side * map->blocks_per_side + index / map->block_values;

@@ -1,7 +1,7 @@
 /* The self-check a table can be run through (`damero gen --self-check`): every
  * position's DTM and MTC must be what its moves give, from the values of the positions
- * they lead to. It does not share code with the solver beyond the move generator and the
- * index. */
+ * they lead to. It does not share code with the solver beyond the move generator, the
+ * index and the lookup of a position's table (format/lookup.h). */
 #ifndef DAMERO_SELF_CHECK_H
 #define DAMERO_SELF_CHECK_H
 

@@ -16,7 +16,7 @@
  * game ends under best play, the winner taking the shortest way and the loser the longest.
  * MTC (moves to conversion) is the number of plies until the next capture or man move
  * under best play, that capture or man move included, the winner keeping the win (see
- * probe/value.h for the details).
+ * "The solver" in docs/how-it-works.md for the details).
  *
  * Positions are bitboards in the variant's own square numbering: bit n-1 stands for
  * square n, numbered as the variant's federation numbers the board (1..32 or 1..50; the
@@ -103,7 +103,9 @@ const char *damero_error_message(void);
  * variant:     "international", "brazilian", "russian", "pool", "spanish", "czech",
  *              "italian", "english", "poddavki" or "ganapierde".
  * dir:         the tables' root directory, as given to `damero gen --dir`.
- * cache_bytes: the most memory the block cache may use; 16 MB to 256 MB suit an engine.
+ * cache_bytes: the most memory the cached blocks' values may take (the cache's own
+ *              bookkeeping adds about 8 bytes per block of every table file, plus
+ *              allocator overhead); 16 MB to 256 MB suit an engine.
  * tb:          receives the handle (NULL on failure).
  *
  * Returns DAMERO_OK, or DAMERO_ERR_VARIANT (unknown variant, or a file of another one),

@@ -46,7 +46,10 @@ static int build_graph(const struct variant *v, const struct table *t,
             if (condition_meets(c, &p))
                 continue;
             generate_moves(v, &p, 0, list);
-            if (list->count == 0 && graph_add(g, side == BLACK ? TO_GOAL : TO_FAIL) < 0)
+            /* no move ends the game, for the strong side when the lone side has lost */
+            bool mover_lost = dtm_is_loss(dtm_no_move(v));
+            if (list->count == 0 &&
+                graph_add(g, (side == BLACK) == mover_lost ? TO_GOAL : TO_FAIL) < 0)
                 goto fail;
             for (int k = 0; k < list->count; k++) {
                 make_move(&p, &list->moves[k], &child);

@@ -147,7 +147,7 @@ static void levels_free(struct levels *l)
 }
 
 int distance_to_capture_or_promotion(const struct tableset *ts, const struct table *t,
-                                            uint16_t *dist)
+                                     uint16_t *dist)
 {
     struct state_graph g;
     struct levels l = { 0 };

@@ -140,6 +140,14 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
         if (!t || (rule->reset == RESET_CAPTURE_OR_PROMOTION &&
                    tableset_get_successors(ts, &materials[k], err, err_size) < 0))
             return -1;
+        if (t->ix.size > VERIFY_MAX_POSITIONS) {
+            char name[MATERIAL_NAME_SIZE];
+            material_name(&materials[k], name);
+            snprintf(err, err_size, "%s has %llu positions per side to move; verify walks "
+                     "materials of up to %llu", name, (unsigned long long)t->ix.size,
+                     (unsigned long long)VERIFY_MAX_POSITIONS);
+            return -1;
+        }
         status = verify_material(ts, t, rule, &c, out);
         if (ts->dir) /* it can be read again: keep memory for the next, larger ones */
             tableset_forget(ts, &materials[k]);

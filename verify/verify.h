@@ -50,6 +50,10 @@ struct rule_report {
     struct rule_result results[MAX_RULE_RESULTS];
 };
 
+/* The most positions per side to move of a material verify can walk: its move graphs
+ * number states (both sides to move) in 32 bits, one bit kept for a mark. */
+#define VERIFY_MAX_POSITIONS ((uint64_t)1 << 30)
+
 /* Checks one rule against the tables in ts of every material of up to max_pieces pieces
  * (they must be built). Returns 0, or -1 with a sentence in err when a table cannot be
  * read or memory runs out. */
