@@ -36,9 +36,7 @@ static const struct move_limit_rule spanish_limits[] = {
       .precondition = { .strong_king_on_main_diagonal = true,
                         .words = "a strong king on the main diagonal" },
       .counts_from_precondition = true, .kind = LIMIT_WIN_WITHIN,
-      .readings = { { 12, UNIT_STRONG_MOVES,
-                      "the encyclopedia article «Damas»; the Portuguese federation's rules "
-                      "(2013)" },
+      .readings = { { 12, UNIT_STRONG_MOVES, "the encyclopedia article «Damas», rule 26.1" },
                     { 13, UNIT_STRONG_MOVES,
                       "the rules page «Reglas de las Damas Españolas»" } } },
     { .name = "saque de peon",
@@ -50,7 +48,7 @@ static const struct move_limit_rule spanish_limits[] = {
                         .weak_man_square = 9,
                         .words = "a strong king on the main diagonal, the men on 2 and 9" },
       .kind = LIMIT_NO_PROGRESS, .reset = RESET_CAPTURE_OR_PROMOTION,
-      .readings = { { 32, UNIT_STRONG_MOVES, "the encyclopedia article «Damas»" } } },
+      .readings = { { 32, UNIT_STRONG_MOVES, "the encyclopedia article «Damas», rule 26.2" } } },
     { .name = "40 plies",
       .words = "A draw after 40 plies (20 moves each) without a capture or a man move.",
       .ending = { .kind = ENDING_ANY, .words = "every ending" },
@@ -113,17 +111,17 @@ static const struct move_limit_rule international_limits[] = {
                "16 moves each.",
       .ending = VS_LONE_KING(3, 3, 1, 2, "3 pieces (a king among them) against 1 king"),
       .kind = LIMIT_WIN_WITHIN,
-      .readings = { { 16, UNIT_MOVES_EACH, "FMJD rules, article 8.3" } } },
+      .readings = { { 16, UNIT_MOVES_EACH, "FMJD rules, article 6.3" } } },
     { .name = "2 pieces v 1 king",
       .words = "Two kings, a king and a man, or one king against one king: 5 moves each.",
       .ending = VS_LONE_KING(1, 2, 1, 1, "2 pieces or fewer against 1 king"),
       .kind = LIMIT_WIN_WITHIN,
-      .readings = { { 5, UNIT_MOVES_EACH, "FMJD rules, article 8.3" } } },
+      .readings = { { 5, UNIT_MOVES_EACH, "FMJD rules, article 6.4" } } },
     { .name = "kings only 25",
       .words = "Kings only: a draw after 25 moves each without a capture.",
       .ending = { .kind = ENDING_KINGS_ONLY, .words = "kings only" },
       NO_PROGRESS_RESET_BY_CAPTURE_OR_MAN_MOVE,
-      .readings = { { 25, UNIT_MOVES_EACH, "FMJD rules, article 8.3" } } },
+      .readings = { { 25, UNIT_MOVES_EACH, "FMJD rules, article 6.2" } } },
     { .name = NULL },
 };
 
@@ -132,7 +130,7 @@ static const struct move_limit_rule brazilian_limits[] = {
       .words = "A draw after 20 moves of kings only, without a capture or a man move.",
       .ending = { .kind = ENDING_ANY, .words = "every ending" },
       NO_PROGRESS_RESET_BY_CAPTURE_OR_MAN_MOVE,
-      .readings = { { 20, UNIT_MOVES_EACH, "Brazilian national rules" } } },
+      .readings = { { 20, UNIT_MOVES_EACH, "Brazilian rules, rule 16" } } },
     { .name = NULL },
 };
 
@@ -141,7 +139,7 @@ static const struct move_limit_rule pool_limits[] = {
       .words = "Three kings against one king must win within 13 moves.",
       .ending = VS_LONE_KING(3, 3, 3, 0, "3 kings against 1 king"),
       .kind = LIMIT_WIN_WITHIN,
-      .readings = { { 13, UNIT_STRONG_MOVES, "American Pool Checkers Association rules" } } },
+      .readings = { { 13, UNIT_STRONG_MOVES, "APCA rules of play" } } },
     { .name = NULL },
 };
 
@@ -150,7 +148,7 @@ static const struct move_limit_rule czech_limits[] = {
       .words = "A draw after 15 moves without a capture or a man move.",
       .ending = { .kind = ENDING_ANY, .words = "every ending" },
       NO_PROGRESS_RESET_BY_CAPTURE_OR_MAN_MOVE,
-      .readings = { { 15, UNIT_MOVES_EACH, "Czech federation rules" } } },
+      .readings = { { 15, UNIT_MOVES_EACH, "Czech rules (FMJD summary)" } } },
     { .name = NULL },
 };
 
@@ -159,7 +157,7 @@ static const struct move_limit_rule english_limits[] = {
       .words = "A draw after 40 moves each without a capture or a man advanced.",
       .ending = { .kind = ENDING_ANY, .words = "every ending" },
       NO_PROGRESS_RESET_BY_CAPTURE_OR_MAN_MOVE,
-      .readings = { { 40, UNIT_MOVES_EACH, "English Draughts Association rules" } } },
+      .readings = { { 40, UNIT_MOVES_EACH, "WCDF rules of draughts" } } },
     { .name = NULL },
 };
 
