@@ -7,30 +7,12 @@
 #include "core/variant.h"
 #include "probe/damero.h"
 
-struct fixture {
-    char dir[TEMP_DIR_SIZE]; /* an empty table directory: no table is needed here */
-};
-
 static int setup(void **state)
 {
-    struct fixture *f = calloc(1, sizeof *f);
-    if (!f || temp_dir_make(f->dir, "probe-board") < 0) {
-        free(f);
-        return -1;
-    }
-    *state = f;
-    return 0;
+    return temp_dir_setup(state, "probe-board"); /* an empty table directory is enough */
 }
 
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    temp_dir_remove(f->dir);
-    free(f);
-    return 0;
-}
-
-static damero_tb *open_variant(const struct fixture *f, const char *variant)
+static damero_tb *open_variant(const struct temp_dir *f, const char *variant)
 {
     damero_tb *tb = NULL;
     if (damero_open(variant, f->dir, 0, &tb) != DAMERO_OK)
@@ -54,7 +36,7 @@ static void test_variant_names(void **state)
  * back through the FEN reader as that very square. */
 static void test_every_square_once(void **state)
 {
-    const struct fixture *f = *state;
+    const struct temp_dir *f = *state;
     for (int k = 0; variants[k].name; k++) {
         damero_tb *tb = open_variant(f, variants[k].name);
         damero_board board;
@@ -95,7 +77,7 @@ static void test_every_square_once(void **state)
 /* Corners as each federation draws its board, White at the bottom. */
 static void test_corners(void **state)
 {
-    const struct fixture *f = *state;
+    const struct temp_dir *f = *state;
     static const struct {
         const char *variant;
         int column, row, square;
@@ -126,7 +108,7 @@ static void test_corners(void **state)
 
 static void test_bad_squares(void **state)
 {
-    const struct fixture *f = *state;
+    const struct temp_dir *f = *state;
     damero_tb *tb = open_variant(f, "russian");
     char name[DAMERO_SQUARE_NAME_SIZE];
     assert_int_equal(damero_square_name(tb, 0, name), DAMERO_ERR_POSITION);
@@ -142,9 +124,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_variant_names),
-        cmocka_unit_test_setup_teardown(test_every_square_once, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_corners, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_bad_squares, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_square_once, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_corners, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_bad_squares, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
