@@ -181,7 +181,7 @@ static bool draw_once(const struct pool *pool, struct position *p)
     const struct material_index *ix = &pool->ix[k];
     index_position(ix, rng_below(ix->size), (enum side)rng_below(2), p);
     if (ix->reduced) {
-        struct position members[4];
+        struct position members[NUM_SYMS];
         int count = index_class_members(ix, p, members);
         int pick = (int)rng_below(4);
         if (pick >= count)

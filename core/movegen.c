@@ -2,15 +2,15 @@
 
 #include <string.h>
 
-/* Forward directions of each side's men. */
-static const enum direction forward[2][2] = {
-    [WHITE] = { DIR_UP_LEFT, DIR_UP_RIGHT },
-    [BLACK] = { DIR_DOWN_LEFT, DIR_DOWN_RIGHT },
-};
+/* For the hottest helpers, which must be inlined where gcc would not on its own: the two
+ * capture searches below would otherwise call them. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
-static bool man_may_capture_toward(const struct variant *v, enum side s, enum direction d)
+/* A man captures in the directions it steps in, and backward too in some variants. */
+static bool man_may_capture_toward(const struct variant *v, const struct geometry *g,
+                                   enum side s, enum direction d)
 {
-    return v->men_capture_backward || d == forward[s][0] || d == forward[s][1];
+    return v->men_capture_backward || (g->man_dir_mask[s] >> d & 1);
 }
 
 /* The nearest square of `set` from the start of a ray in direction d: rays in the "up"
@@ -22,7 +22,13 @@ static int nearest(const struct geometry *g, bb_t set, enum direction d)
 
 /* ---- captures ---------------------------------------------------------------------- */
 
-/* The state of the depth-first search over one piece's capture sequences. */
+/* The state of the depth-first search over one piece's capture sequences.
+ *
+ * Where jumped pieces stay on the board until the move ends, `empty` is fixed and the
+ * pieces jumped so far block. Where they leave at once (remove_captured_at_once), each
+ * jump adds its piece's square to `empty`, so that it can be crossed and landed on again;
+ * the sequence may then not turn back where the variant says so (no_capture_reversal),
+ * which the search tracks as the direction of the last jump. */
 struct capture_search {
     const struct variant *v;
     const struct geometry *g;
@@ -30,6 +36,7 @@ struct capture_search {
     struct move_list *list;
     bb_t enemy, enemy_kings;
     bb_t empty;           /* includes the capturing piece's starting square */
+    bool no_reversal;     /* a jump may not go back the way the last one came */
     bb_t men_may_jump;    /* enemy pieces a man is allowed to take */
     bb_t crown;           /* the mover's promotion rank */
     enum side side;
@@ -43,7 +50,7 @@ struct capture_search {
 
 /* The precedence of a capture: a number that is larger for the capture the variant's
  * criteria prefer, with the criteria packed from most to least significant. */
-static uint32_t capture_precedence(const struct capture_search *cs)
+static ALWAYS_INLINE uint32_t capture_precedence(const struct capture_search *cs)
 {
     unsigned rules = cs->v->precedence;
     uint32_t key = 0;
@@ -74,7 +81,7 @@ static bool same_move(const struct move *a, const struct move *b, unsigned flags
 
 /* Adds a move unless a better capture is known or it is already listed; drops the listed
  * moves when it is a better capture than they are. All listed moves share one precedence. */
-static void list_add(struct move_list *list, const struct move *m, unsigned flags)
+static ALWAYS_INLINE void list_add(struct move_list *list, const struct move *m, unsigned flags)
 {
     if (list->count > 0) {
         uint32_t best = list->moves[0].precedence;
@@ -93,7 +100,7 @@ static void list_add(struct move_list *list, const struct move *m, unsigned flag
     list->moves[list->count++] = *m;
 }
 
-static void record_capture(struct capture_search *cs, int to)
+static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
 {
     struct move m;
 
@@ -108,7 +115,18 @@ static void record_capture(struct capture_search *cs, int to)
     list_add(cs->list, &m, cs->flags);
 }
 
-static void continue_capture(struct capture_search *cs, int square, bool as_king);
+#define ALL_DIRS ((1u << NUM_DIRS) - 1)
+#define NO_DIRECTION (-1)
+
+/* The search below is written once and compiled twice, once for each kind of capture:
+ * where jumped pieces stay until the move ends (`lift` false: continue_staying) and where
+ * they leave at once (`lift` true: continue_lifting). The functions taking `lift` are
+ * inlined with it constant, so each kind gets its own code, and the variants whose pieces
+ * stay pay nothing for the others' bookkeeping. Only the lifting search tracks the
+ * direction of the last jump: where pieces stay, the one just jumped blocks the way back. */
+
+static void continue_staying(struct capture_search *cs, int square, bool as_king);
+static void continue_lifting(struct capture_search *cs, int square, bool as_king, int came);
 
 /* The first piece a flying king at `square` meets in direction d, or -1. */
 static int first_piece(const struct capture_search *cs, int square, enum direction d)
@@ -117,12 +135,26 @@ static int first_piece(const struct capture_search *cs, int square, enum directi
     return blockers ? nearest(cs->g, blockers, d) : -1;
 }
 
-/* Whether a flying king on `square` has a jump over a piece of `takeable` to an empty
- * square; every square not in `empty` blocks its way. */
-static bool flying_king_has_jump(const struct geometry *g, int square, bb_t takeable,
-                                 bb_t empty)
+/* The directions the next jump may take after a jump in direction `came` (NO_DIRECTION
+ * before the first jump): all of them, but the way back where the variant forbids it.
+ * Where jumped pieces stay, the piece just jumped blocks the way back anyway. */
+static ALWAYS_INLINE unsigned next_jump_dirs(const struct capture_search *cs, int came,
+                                             const bool lift)
+{
+    if (!lift || !cs->no_reversal || came == NO_DIRECTION)
+        return ALL_DIRS;
+    return ALL_DIRS & ~(1u << direction_opposite((enum direction)came));
+}
+
+/* Whether a flying king on `square` has a jump in one of the directions `dirs` (bits)
+ * over a piece of `takeable` to an empty square; every square not in `empty` blocks its
+ * way. */
+static ALWAYS_INLINE bool flying_king_has_jump(const struct geometry *g, int square,
+                                               bb_t takeable, bb_t empty, unsigned dirs)
 {
     for (int d = 0; d < NUM_DIRS; d++) {
+        if (!(dirs >> d & 1))
+            continue;
         bb_t blockers = g->ray[square][d] & ~empty;
         if (!blockers)
             continue;
@@ -134,8 +166,18 @@ static bool flying_king_has_jump(const struct geometry *g, int square, bb_t take
     return false;
 }
 
-/* Lands after jumping `over` on `land`, then goes on capturing or ends the move there. */
-static void jump_to(struct capture_search *cs, int over, int land, bool as_king)
+/* The empty squares once `over` is jumped: the same, or with its square where jumped
+ * pieces leave at once. */
+static ALWAYS_INLINE bb_t empty_after(const struct capture_search *cs, int over,
+                                      const bool lift)
+{
+    return lift ? cs->empty | bb_of(over) : cs->empty;
+}
+
+/* Lands after jumping `over` in direction d on `land`, then goes on capturing or ends the
+ * move there. */
+static inline void jump_to(struct capture_search *cs, int over, int land, bool as_king,
+                                  enum direction d, const bool lift)
 {
     bool crowned_before = cs->crowned;
 
@@ -143,19 +185,27 @@ static void jump_to(struct capture_search *cs, int over, int land, bool as_king)
     cs->landing[cs->jumps] = (uint8_t)land;
     cs->jumps++;
     cs->captured |= bb_of(over);
+    if (lift)
+        cs->empty |= bb_of(over);
     if (!as_king && (cs->crown & bb_of(land)) && cs->v->promote_mid_capture) {
         cs->crowned = true;
         as_king = true;
     }
-    continue_capture(cs, land, as_king);
+    if (lift)
+        continue_lifting(cs, land, as_king, d);
+    else
+        continue_staying(cs, land, as_king);
     cs->crowned = crowned_before;
+    if (lift)
+        cs->empty &= ~bb_of(over);
     cs->captured &= ~bb_of(over);
     cs->jumps--;
 }
 
 /* Every capture a flying king can make next from `square` in direction d. Where some of
  * the squares beyond the jumped piece let the capture go on, only those may be used. */
-static bool flying_jumps(struct capture_search *cs, int square, enum direction d)
+static inline bool flying_jumps(struct capture_search *cs, int square, enum direction d,
+                                       const bool lift)
 {
     const struct geometry *g = cs->g;
     int over = first_piece(cs, square, d);
@@ -168,19 +218,20 @@ static bool flying_jumps(struct capture_search *cs, int square, enum direction d
         lands[num_lands++] = l;
     if (num_lands == 0)
         return false;
-    cs->captured |= bb_of(over);
+    bb_t takeable = cs->enemy & ~cs->captured & ~bb_of(over);
+    bb_t empty = empty_after(cs, over, lift);
+    unsigned dirs = next_jump_dirs(cs, d, lift);
     for (int i = 0; i < num_lands; i++)
-        any_continues |= continues[i] =
-            flying_king_has_jump(g, lands[i], cs->enemy & ~cs->captured, cs->empty);
-    cs->captured &= ~bb_of(over);
+        any_continues |= continues[i] = flying_king_has_jump(g, lands[i], takeable, empty, dirs);
     for (int i = 0; i < num_lands; i++)
         if (continues[i] || !any_continues)
-            jump_to(cs, over, lands[i], true);
+            jump_to(cs, over, lands[i], true, d, lift);
     return true;
 }
 
 /* The capture a man or a short king can make next from `square` in direction d. */
-static bool short_jump(struct capture_search *cs, int square, enum direction d, bool as_king)
+static inline bool short_jump(struct capture_search *cs, int square, enum direction d,
+                                     bool as_king, const bool lift)
 {
     const struct geometry *g = cs->g;
     bb_t takeable = (as_king ? cs->enemy : cs->men_may_jump) & ~cs->captured;
@@ -189,22 +240,56 @@ static bool short_jump(struct capture_search *cs, int square, enum direction d, 
 
     if (land < 0 || !(takeable & bb_of(over)) || !(cs->empty & bb_of(land)))
         return false;
-    jump_to(cs, over, land, as_king);
+    jump_to(cs, over, land, as_king, d, lift);
     return true;
 }
 
-static void continue_capture(struct capture_search *cs, int square, bool as_king)
+/* Goes on capturing from `square`, the last jump having gone in direction `came`. */
+static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square, bool as_king,
+                                           int came, const bool lift)
 {
+    unsigned dirs = next_jump_dirs(cs, came, lift);
     bool jumped = false;
 
     for (int d = 0; d < NUM_DIRS; d++) {
+        if (!(dirs >> d & 1))
+            continue;
         if (as_king && cs->v->flying_kings)
-            jumped |= flying_jumps(cs, square, (enum direction)d);
-        else if (as_king || man_may_capture_toward(cs->v, cs->side, (enum direction)d))
-            jumped |= short_jump(cs, square, (enum direction)d, as_king);
+            jumped |= flying_jumps(cs, square, (enum direction)d, lift);
+        else if (as_king || man_may_capture_toward(cs->v, cs->g, cs->side, (enum direction)d))
+            jumped |= short_jump(cs, square, (enum direction)d, as_king, lift);
     }
     if (!jumped && cs->jumps > 0)
         record_capture(cs, square);
+}
+
+static void continue_staying(struct capture_search *cs, int square, bool as_king)
+{
+    continue_capture(cs, square, as_king, NO_DIRECTION, false);
+}
+
+static void continue_lifting(struct capture_search *cs, int square, bool as_king, int came)
+{
+    continue_capture(cs, square, as_king, came, true);
+}
+
+/* The squares from which a jump goes over a piece of `victims` to a square of `empty`:
+ * two steps from the empty squares in direction `back`, the way opposite the jump's, the
+ * first onto a victim. */
+static inline bb_t jump_origins(const struct geometry *g, bb_t empty, bb_t victims,
+                                enum direction back)
+{
+    return bb_step(g, bb_step(g, empty, back) & victims, back);
+}
+
+/* The pieces of `pieces` that can jump over a piece of `victims` to a square of `empty`,
+ * one step each way, in any direction. */
+static bb_t jumpers_any_way(const struct geometry *g, bb_t pieces, bb_t victims, bb_t empty)
+{
+    bb_t origins = 0;
+    for (int back = 0; back < NUM_DIRS; back++)
+        origins |= jump_origins(g, empty, victims, (enum direction)back);
+    return origins & pieces;
 }
 
 /* The men of the side to move that have a first jump; only they can start a capture. */
@@ -213,14 +298,13 @@ static bb_t men_that_can_capture(const struct variant *v, const struct position 
     const struct geometry *g = v->board();
     enum side s = p->side, o = side_other(s);
     bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
-    bb_t jumpers = 0;
+    bb_t origins = 0;
 
-    for (int d = 0; d < NUM_DIRS; d++) {
-        enum direction back = direction_opposite((enum direction)d);
-        if (man_may_capture_toward(v, s, (enum direction)d))
-            jumpers |= bb_step(g, bb_step(g, empty, back) & victims, back);
-    }
-    return jumpers & p->men[s];
+    if (v->men_capture_backward)
+        return jumpers_any_way(g, p->men[s], victims, empty);
+    for (int i = 0; i < g->num_man_dirs; i++)
+        origins |= jump_origins(g, empty, victims, direction_opposite(g->man_dir[s][i]));
+    return origins & p->men[s];
 }
 
 static void generate_captures(const struct variant *v, const struct position *p,
@@ -233,6 +317,7 @@ static void generate_captures(const struct variant *v, const struct position *p,
         .enemy = position_pieces(p, o), .enemy_kings = p->kings[o],
         .men_may_jump = v->men_capture_kings ? position_pieces(p, o) : p->men[o],
         .crown = promotion_rank(g, s),
+        .no_reversal = v->no_capture_reversal,
     };
     bb_t empty = g->board & ~position_occupied(p);
     bb_t starters = p->kings[s] | men_that_can_capture(v, p, empty);
@@ -242,7 +327,10 @@ static void generate_captures(const struct variant *v, const struct position *p,
         cs.from = from;
         cs.empty = empty | bb_of(from);
         cs.started_as_king = (p->kings[s] & bb_of(from)) != 0;
-        continue_capture(&cs, from, cs.started_as_king);
+        if (v->remove_captured_at_once)
+            continue_lifting(&cs, from, cs.started_as_king, NO_DIRECTION);
+        else
+            continue_staying(&cs, from, cs.started_as_king);
     }
 }
 
@@ -252,16 +340,10 @@ static bool kings_can_capture(const struct variant *v, const struct geometry *g,
 {
     int k;
 
-    if (!v->flying_kings) {
-        for (int d = 0; d < NUM_DIRS; d++) {
-            enum direction dir = (enum direction)d;
-            if (bb_step(g, bb_step(g, kings, dir) & enemy, dir) & empty)
-                return true;
-        }
-        return false;
-    }
+    if (!v->flying_kings)
+        return jumpers_any_way(g, kings, enemy, empty) != 0;
     BB_FOR_EACH(k, kings)
-        if (flying_king_has_jump(g, k, enemy, empty))
+        if (flying_king_has_jump(g, k, enemy, empty, ALL_DIRS))
             return true;
     return false;
 }
@@ -319,8 +401,8 @@ static void generate_quiet(const struct variant *v, const struct position *p,
     bb_t crown = promotion_rank(g, s);
     int k, t;
 
-    for (int i = 0; i < 2; i++) {
-        enum direction d = forward[s][i];
+    for (int i = 0; i < g->num_man_dirs; i++) {
+        enum direction d = g->man_dir[s][i];
         BB_FOR_EACH(t, bb_step(g, p->men[s], d) & empty)
             add_quiet(list, t - g->shift[d], t, (crown & bb_of(t)) != 0);
     }
@@ -362,8 +444,8 @@ int count_moves(const struct variant *v, const struct position *p, unsigned flag
         generate_captures(v, p, flags, &list);
         return list.count;
     }
-    for (int i = 0; i < 2; i++)
-        count += bb_count(bb_step(g, p->men[s], forward[s][i]) & empty);
+    for (int i = 0; i < g->num_man_dirs; i++)
+        count += bb_count(bb_step(g, p->men[s], g->man_dir[s][i]) & empty);
     BB_FOR_EACH(k, p->kings[s]) {
         for (int d = 0; d < NUM_DIRS; d++)
             count += bb_count(king_targets(v, g, k, (enum direction)d, occupied));

@@ -260,7 +260,7 @@ void fen_print(const struct variant *v, const struct position *p, char fen[FEN_S
 void move_text(const struct variant *v, const struct move *m, char text[MOVE_TEXT_SIZE])
 {
     char name[SQUARE_NAME_SIZE];
-    char sep = m->num_jumps == 0 ? '-' : v->algebraic ? ':' : 'x';
+    char sep = m->num_jumps == 0 ? '-' : v->capture_mark;
     size_t len;
 
     square_name(v, m->from, name);

@@ -2,8 +2,9 @@
  *
  * Numbered variants name squares 1..32 or 1..50 as their federations do (see the
  * variant row's numbering fields); russian, brazilian, czech and poddavki use algebraic
- * names with a1 playable. FEN is the PDN form `W:W31,32,K45:B1,2,K7`: side to move, then
- * each side's squares, K before a king; PDN ranges such as `W31-35` are read too. */
+ * names with a1 playable, and turkish algebraic names of all 64 squares. FEN is the PDN
+ * form `W:W31,32,K45:B1,2,K7`: side to move, then each side's squares, K before a king;
+ * PDN ranges such as `W31-35` are read too. */
 #ifndef DAMERO_NOTATION_H
 #define DAMERO_NOTATION_H
 
@@ -38,8 +39,9 @@ int fen_parse(const struct variant *v, const char *fen, struct position *p, char
 /* Writes p as a FEN, each side's squares in increasing order. */
 void fen_print(const struct variant *v, const struct position *p, char fen[FEN_SIZE]);
 
-/* Writes m as players write it: `31-27` and `28x19x23`, or `c3-d4` and `c3:e5:c7`, with
- * every square a capturing piece lands on. */
+/* Writes m as players write it: `31-27` and `28x19x23`, `c3-d4` and `c3:e5:c7`, or
+ * `d3-d4` and `d4xd6xf6` (the variant's capture mark), with every square a capturing
+ * piece lands on. */
 void move_text(const struct variant *v, const struct move *m, char text[MOVE_TEXT_SIZE]);
 
 #endif

@@ -4,16 +4,32 @@
 
 #include "core/notation.h"
 
+/* A rank seen from side s: White's rank r is Black's rank ranks - 1 - r. */
+static int rank_of_side(const struct geometry *g, enum side s, int r)
+{
+    return s == WHITE ? r : g->ranks - 1 - r;
+}
+
+bb_t man_squares(const struct variant *v, enum side s)
+{
+    const struct geometry *g = v->board();
+    bb_t squares = 0;
+    for (int r = v->men_first_rank; r < g->ranks - 1; r++)
+        squares |= g->rank_mask[rank_of_side(g, s, r)];
+    return squares;
+}
+
 void position_initial(const struct variant *v, struct position *p)
 {
     const struct geometry *g = v->board();
-    int rows = g->ranks / 2 - 1; /* 3 on 8x8, 4 on 10x10: two empty ranks in the middle */
+    /* the men fill whole ranks: 3 of 4 squares on 8x8, 4 of 5 on 10x10, 2 of 8 on the
+     * orthogonal board */
+    int rows = v->men_per_side / bb_count(g->rank_mask[0]);
 
     *p = (struct position){ .side = v->first_to_move };
-    for (int r = 0; r < rows; r++) {
-        p->men[WHITE] |= g->rank_mask[r];
-        p->men[BLACK] |= g->rank_mask[g->ranks - 1 - r];
-    }
+    for (int s = WHITE; s <= BLACK; s++)
+        for (int r = v->men_first_rank; r < v->men_first_rank + rows; r++)
+            p->men[s] |= g->rank_mask[rank_of_side(g, (enum side)s, r)];
 }
 
 void position_flip_colours(const struct variant *v, const struct position *p,
@@ -53,11 +69,19 @@ int position_validate(const struct variant *v, const struct position *p, char *e
     }
     for (int s = WHITE; s <= BLACK; s++) {
         bb_t crowned = p->men[s] & promotion_rank(g, (enum side)s);
+        bb_t behind = p->men[s] & ~man_squares(v, (enum side)s) & ~crowned;
         int count = bb_count(position_pieces(p, (enum side)s));
         if (crowned) {
             square_name(v, bb_first(crowned), name);
             snprintf(err, err_size, "a %s man cannot stand on %s, %s's promotion rank",
                      side_name((enum side)s), name, side_name((enum side)s));
+            return -1;
+        }
+        if (behind) {
+            square_name(v, bb_first(behind), name);
+            snprintf(err, err_size, "a %s man cannot stand on %s, behind the ranks %s's "
+                     "men start on (men never move back)", side_name((enum side)s), name,
+                     side_name((enum side)s));
             return -1;
         }
         if (count > v->men_per_side) {

@@ -36,6 +36,10 @@ static inline bb_t promotion_rank(const struct geometry *g, enum side s)
     return g->rank_mask[s == WHITE ? g->ranks - 1 : 0];
 }
 
+/* The squares a man of side s can ever stand on: from the nearest rank its side's men
+ * start on (they never move back) up to the rank before its promotion rank. */
+bb_t man_squares(const struct variant *v, enum side s);
+
 /* The starting position of the variant. */
 void position_initial(const struct variant *v, struct position *p);
 
@@ -46,8 +50,9 @@ void position_flip_colours(const struct variant *v, const struct position *p,
                            struct position *out);
 
 /* Checks that p can stand on the variant's board: pieces only on playable squares, no
- * square used twice, no man on its promotion rank, no more pieces per side than the
- * variant starts with. Returns 0, or -1 with a sentence naming the problem in err. */
+ * square used twice, men only where men can stand (man_squares: never on the promotion
+ * rank, nor behind the ranks they start on), no more pieces per side than the variant
+ * starts with. Returns 0, or -1 with a sentence naming the problem in err. */
 int position_validate(const struct variant *v, const struct position *p, char *err,
                       size_t err_size);
 

@@ -1,11 +1,5 @@
 #include "core/unmove.h"
 
-/* Backward directions of each side's men: the way a man came. */
-static const enum direction backward[2][2] = {
-    [WHITE] = { DIR_DOWN_LEFT, DIR_DOWN_RIGHT },
-    [BLACK] = { DIR_UP_LEFT, DIR_UP_RIGHT },
-};
-
 void unmake_move(const struct position *p, const struct unmove *u, struct position *out)
 {
     enum side mover = side_other(p->side);
@@ -58,14 +52,47 @@ static void add_king_unmoves(const struct variant *v, const struct position *p,
     }
 }
 
+/* The steps of a man of the side that moved onto sq, in its directions first..last - 1
+ * (geometry.h: the forward ones, then the sideways ones): each from the empty square
+ * behind, where a man of that side can stand. */
+static void add_man_unmoves(const struct variant *v, const struct position *p,
+                            bool legal_only, struct unmove_list *list, int sq,
+                            enum unmove_kind kind, int first, int last)
+{
+    const struct geometry *g = v->board();
+    enum side mover = side_other(p->side);
+    bb_t origins = man_squares(v, mover) & ~position_occupied(p);
+
+    for (int i = first; i < last; i++) {
+        int from = g->step[sq][direction_opposite(g->man_dir[mover][i])];
+        if (from >= 0 && (origins & bb_of(from)))
+            add_if_legal(v, p, legal_only, list, from, sq, kind);
+    }
+}
+
+static void list_clear(struct unmove_list *list)
+{
+    list->count = 0;
+    list->overflow = false;
+}
+
 void generate_king_unmoves(const struct variant *v, const struct position *p,
                            struct unmove_list *list)
 {
     int sq;
-    list->count = 0;
-    list->overflow = false;
+    list_clear(list);
     BB_FOR_EACH(sq, p->kings[side_other(p->side)])
         add_king_unmoves(v, p, false, list, sq);
+}
+
+void generate_level_unmoves(const struct variant *v, const struct position *p,
+                            struct unmove_list *list)
+{
+    const struct geometry *g = v->board();
+    int sq;
+    generate_king_unmoves(v, p, list);
+    BB_FOR_EACH(sq, p->men[side_other(p->side)])
+        add_man_unmoves(v, p, false, list, sq, UNMOVE_MAN, g->num_man_forward, g->num_man_dirs);
 }
 
 void generate_unmoves(const struct variant *v, const struct position *p,
@@ -73,27 +100,15 @@ void generate_unmoves(const struct variant *v, const struct position *p,
 {
     const struct geometry *g = v->board();
     enum side mover = side_other(p->side);
-    bb_t empty = g->board & ~position_occupied(p);
     bb_t crown = promotion_rank(g, mover);
     int sq;
 
-    list->count = 0;
-    list->overflow = false;
+    list_clear(list);
     BB_FOR_EACH(sq, p->kings[mover]) {
         add_king_unmoves(v, p, true, list, sq);
-        if (!(crown & bb_of(sq)))
-            continue;
-        for (int i = 0; i < 2; i++) {
-            int from = g->step[sq][backward[mover][i]];
-            if (from >= 0 && (empty & bb_of(from)))
-                add_if_legal(v, p, true, list, from, sq, UNMOVE_PROMOTION);
-        }
+        if (crown & bb_of(sq))
+            add_man_unmoves(v, p, true, list, sq, UNMOVE_PROMOTION, 0, g->num_man_dirs);
     }
-    BB_FOR_EACH(sq, p->men[mover]) {
-        for (int i = 0; i < 2; i++) {
-            int from = g->step[sq][backward[mover][i]];
-            if (from >= 0 && (empty & bb_of(from)))
-                add_if_legal(v, p, true, list, from, sq, UNMOVE_MAN);
-        }
-    }
+    BB_FOR_EACH(sq, p->men[mover])
+        add_man_unmoves(v, p, true, list, sq, UNMOVE_MAN, 0, g->num_man_dirs);
 }

@@ -1,9 +1,10 @@
 /* Un-moves: the quiet moves that could have led to a position, for retrograde analysis.
  *
  * In position p the side that just moved is the one not to move. Its last move, if it
- * was not a capture, was a king move, a man's step, or a man's step onto the last rank
- * that crowned it. A predecessor is kept only if that move was legal there, that is, if
- * the side that moved had no capture to make (capture is compulsory). */
+ * was not a capture, was a king move, a man's step (forward, or sideways on the
+ * orthogonal board), or a man's step onto the last rank that crowned it. A predecessor is
+ * kept only if that move was legal there, that is, if the side that moved had no capture
+ * to make (capture is compulsory), and if the man stood where men can stand. */
 #ifndef DAMERO_UNMOVE_H
 #define DAMERO_UNMOVE_H
 
@@ -39,6 +40,13 @@ void generate_unmoves(const struct variant *v, const struct position *p,
  * (the retrograde solver). Faster than generate_unmoves. Thread-safe. */
 void generate_king_unmoves(const struct variant *v, const struct position *p,
                            struct unmove_list *list);
+
+/* The king moves and men's sideways steps of the side not to move that lead to p: the
+ * quiet moves that leave its men as advanced as they were, which the retrograde solver
+ * iterates within a level of men configurations. Unchecked for captures, as
+ * generate_king_unmoves. Thread-safe. */
+void generate_level_unmoves(const struct variant *v, const struct position *p,
+                            struct unmove_list *list);
 
 /* The position before the un-move u of p. */
 void unmake_move(const struct position *p, const struct unmove *u, struct position *out);

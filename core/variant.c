@@ -11,9 +11,12 @@
 #define KING_FIRST PRECEDENCE_KING_FIRST
 
 /* Numbered notation as on an English board: from the top, left to right, b8 (b10) = 1. */
-#define NUMBERED_FROM_TOP_LEFT .algebraic = false, .mirrored = false, \
+#define NUMBERED_FROM_TOP_LEFT .algebraic = false, .capture_mark = 'x', .mirrored = false, \
     .number_from_top = true, .number_left_to_right = true
-/* Algebraic squares; the numbering order (used for sorting) runs a1, c1, ..., h8. */
+/* Numbered notation on the mirrored board (spanish, italian, ganapierde). */
+#define NUMBERED_MIRRORED .algebraic = false, .capture_mark = 'x', .mirrored = true
+/* Algebraic squares; the numbering order (used for sorting, and for the squares' numbers
+ * in damero.h) runs a1, c1, ..., h8 (a1, b1, ..., h8 on the orthogonal board). */
 #define ALGEBRAIC .algebraic = true, .mirrored = false, \
     .number_from_top = false, .number_left_to_right = true
 
@@ -173,12 +176,12 @@ const struct variant variants[] = {
       .board = geometry_8x8, .men_per_side = 12, .first_to_move = WHITE,
       .men_capture_backward = true, .flying_kings = true, .men_capture_kings = true,
       .promote_mid_capture = false, .precedence = MOST_PIECES, ALGEBRAIC,
-      .move_limits = brazilian_limits },
+      .capture_mark = ':', .move_limits = brazilian_limits },
     { .name = "russian", .title = "Russian draughts (shashki)", .pdn_gametype = 25,
       .board = geometry_8x8, .men_per_side = 12, .first_to_move = WHITE,
       .men_capture_backward = true, .flying_kings = true, .men_capture_kings = true,
       .promote_mid_capture = true, .precedence = 0, ALGEBRAIC,
-      .move_limits = russian_limits },
+      .capture_mark = ':', .move_limits = russian_limits },
     { .name = "pool", .title = "American pool checkers", .pdn_gametype = 23,
       .board = geometry_8x8, .men_per_side = 12, .first_to_move = BLACK,
       .men_capture_backward = true, .flying_kings = true, .men_capture_kings = true,
@@ -188,19 +191,19 @@ const struct variant variants[] = {
       .board = geometry_8x8, .men_per_side = 12, .first_to_move = WHITE,
       .men_capture_backward = false, .flying_kings = true, .men_capture_kings = true,
       .promote_mid_capture = false, .precedence = MOST_PIECES | MOST_KINGS,
-      .mirrored = true, .number_from_top = false, .number_left_to_right = false,
+      NUMBERED_MIRRORED, .number_from_top = false, .number_left_to_right = false,
       .move_limits = spanish_limits },
     { .name = "czech", .title = "Czech draughts", .pdn_gametype = 29,
       .board = geometry_8x8, .men_per_side = 12, .first_to_move = WHITE,
       .men_capture_backward = false, .flying_kings = true, .men_capture_kings = true,
       .promote_mid_capture = false, .precedence = WITH_KING, ALGEBRAIC,
-      .move_limits = czech_limits },
+      .capture_mark = ':', .move_limits = czech_limits },
     { .name = "italian", .title = "Italian draughts", .pdn_gametype = 22,
       .board = geometry_8x8, .men_per_side = 12, .first_to_move = WHITE,
       .men_capture_backward = false, .flying_kings = false, .men_capture_kings = false,
       .promote_mid_capture = false,
       .precedence = MOST_PIECES | WITH_KING | MOST_KINGS | KING_FIRST,
-      .mirrored = true, .number_from_top = true, .number_left_to_right = true,
+      NUMBERED_MIRRORED, .number_from_top = true, .number_left_to_right = true,
       .move_limits = no_limits },
     { .name = "english", .title = "English draughts (checkers)", .pdn_gametype = 21,
       .board = geometry_8x8, .men_per_side = 12, .first_to_move = BLACK,
@@ -211,12 +214,12 @@ const struct variant variants[] = {
       .board = geometry_8x8, .men_per_side = 12, .first_to_move = WHITE,
       .men_capture_backward = true, .flying_kings = true, .men_capture_kings = true,
       .promote_mid_capture = true, .precedence = 0, .giveaway = true, ALGEBRAIC,
-      .move_limits = no_limits },
+      .capture_mark = ':', .move_limits = no_limits },
     { .name = "ganapierde", .title = "Ganapierde (Spanish giveaway)", .pdn_gametype = 0,
       .board = geometry_8x8, .men_per_side = 12, .first_to_move = WHITE,
       .men_capture_backward = false, .flying_kings = true, .men_capture_kings = true,
       .promote_mid_capture = false, .precedence = MOST_PIECES | MOST_KINGS, .giveaway = true,
-      .mirrored = true, .number_from_top = false, .number_left_to_right = false,
+      NUMBERED_MIRRORED, .number_from_top = false, .number_left_to_right = false,
       .move_limits = no_limits },
     { .name = NULL },
 };

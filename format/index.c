@@ -158,7 +158,7 @@ static uint64_t image_set(const struct material_index *ix, enum symmetry s, cons
 }
 
 /* The unreduced number of the representative of (wk, bk): the smallest number among
- * its four images; *own (when not NULL) gets the number of (wk, bk) itself. The hot path
+ * its images under the board's symmetries; *own (when not NULL) gets the number of (wk, bk) itself. The hot path
  * of a reduced material's index, so it works on sets of dense square numbers, where
  * the number of a square among the free ones is a count of the bits below it; White's
  * part of an image's number comes first, and the image is dropped when that part alone
@@ -174,7 +174,7 @@ static uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, uin
         white[nw++] = g->dense_of[b];
     BB_FOR_EACH(b, bk)
         black[nb++] = g->dense_of[b];
-    for (int s = 0; s < NUM_SYMS; s++) {
+    for (int s = 0; s < g->num_syms; s++) {
         uint64_t tw = image_set(ix, (enum symmetry)s, white, nw), rank = 0;
         int i = 1, d;
         BB_FOR_EACH(d, tw)
@@ -242,14 +242,14 @@ int index_init(struct material_index *ix, const struct variant *v, const struct 
     ix->m = *m;
     ix->reduced = men == 0;
     for (int s = WHITE; s <= BLACK; s++)
-        ix->men_allowed[s] = g->board & ~promotion_rank(g, (enum side)s);
+        ix->men_allowed[s] = man_squares(v, (enum side)s);
     ix->king_count = choose(g->num_squares - men, m->kings[WHITE]) *
                      choose(g->num_squares - men - m->kings[WHITE], m->kings[BLACK]);
     if (build_men_starts(ix) < 0)
         goto fail;
     ix->size = ix->men_count * ix->king_count;
     ix->unreduced_size = ix->size;
-    for (int sym = 0; sym < NUM_SYMS; sym++)
+    for (int sym = 0; sym < g->num_syms; sym++)
         for (int d = 0; d < g->num_squares; d++)
             ix->image[sym][d] = (uint8_t)g->dense_of[g->symmetric[sym][g->square_bit[d]]];
     if (ix->reduced && build_classes(ix) < 0)
@@ -341,10 +341,10 @@ int index_men_progress(const struct material_index *ix, uint64_t men_config)
 }
 
 int index_class_members(const struct material_index *ix, const struct position *p,
-                        struct position out[4])
+                        struct position out[NUM_SYMS])
 {
     int n = 0;
-    for (int s = 0; s < (ix->reduced ? NUM_SYMS : 1); s++) {
+    for (int s = 0; s < (ix->reduced ? ix->g->num_syms : 1); s++) {
         struct position image = *p;
         for (int c = WHITE; c <= BLACK; c++)
             image.kings[c] = geometry_transform(ix->g, (enum symmetry)s, p->kings[c]);
@@ -359,6 +359,6 @@ int index_class_members(const struct material_index *ix, const struct position *
 
 int index_class_size(const struct material_index *ix, const struct position *p)
 {
-    struct position members[4];
+    struct position members[NUM_SYMS];
     return index_class_members(ix, p, members);
 }

@@ -1,14 +1,16 @@
 /* A dense numbering of the positions of one material: a bijection between them and
  * 0..size-1, the same for either side to move.
  *
- * The men come first (major part): White's men on the squares below White's promotion
- * rank, then Black's men on the squares above Black's promotion rank that White's men
- * leave free. Each such men configuration owns a run of king_count indices, which number
- * the placements of White's kings and then Black's kings on the squares the men leave.
+ * The men come first (major part): White's men on the squares a White man can stand on
+ * (man_squares: below White's promotion rank, and not behind the ranks White's men start
+ * on), then Black's men on Black's such squares that White's men leave free. Each such
+ * men configuration owns a run of king_count indices, which number the placements of
+ * White's kings and then Black's kings on the squares the men leave.
  *
- * A material of kings only is reduced by the four symmetries of the board: only one
- * position of each class (its representative: the one whose unreduced number is the
- * smallest) gets an index, and index_of() maps every position to its representative's. */
+ * A material of kings only is reduced by the symmetries of the board (four on the
+ * diagonal boards, eight on the orthogonal one): only one position of each class (its
+ * representative: the one whose unreduced number is the smallest) gets an index, and
+ * index_of() maps every position to its representative's. */
 #ifndef DAMERO_INDEX_H
 #define DAMERO_INDEX_H
 
@@ -73,13 +75,13 @@ static inline uint64_t index_men_config(const struct material_index *ix, uint64_
 }
 int index_men_progress(const struct material_index *ix, uint64_t men_config);
 
-/* How many distinct positions the representative p stands for (1, 2 or 4; 1 when the
- * material is not reduced). */
+/* How many distinct positions the representative p stands for (1 to the board's number
+ * of symmetries; 1 when the material is not reduced). */
 int index_class_size(const struct material_index *ix, const struct position *p);
 
-/* The distinct images of p under the four symmetries (just p when not reduced), p first.
+/* The distinct images of p under the board's symmetries (just p when not reduced), p first.
  * Returns how many were written. */
 int index_class_members(const struct material_index *ix, const struct position *p,
-                        struct position out[4]);
+                        struct position out[NUM_SYMS]);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/game_end.h"
 #include "core/variant.h"
 
 typedef uint16_t dtm_t;
@@ -67,6 +68,13 @@ static inline dtm_t dtm_no_move(const struct variant *v)
     return v->giveaway ? dtm_win(0) : dtm_loss(0);
 }
 
+/* The value of a position where the game is over without a move: no plies to go, or a
+ * draw. */
+static inline dtm_t dtm_game_end(enum game_end e)
+{
+    return e == GAME_WON ? dtm_win(0) : e == GAME_LOST ? dtm_loss(0) : DTM_DRAW;
+}
+
 #define VALUE_TEXT_SIZE 48
 
 /* A value in words: "win in 5 plies, MTC 3", "loss in 4 plies, MTC 2", "draw". */
@@ -81,5 +89,12 @@ static inline void value_text(dtm_t dtm, mtc_t mtc, char out[VALUE_TEXT_SIZE])
 
 static inline mtc_t mtc_of_plies(int plies) { return (mtc_t)(1 + plies); }
 static inline int mtc_plies(mtc_t v) { return v - 1; }
+
+/* The MTC of a position where the game is over without a move: 0 plies when decided,
+ * none in a draw. */
+static inline mtc_t mtc_game_end(enum game_end e)
+{
+    return e == GAME_DRAWN ? MTC_NONE : mtc_of_plies(0);
+}
 
 #endif

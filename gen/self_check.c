@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <stdio.h>
 
+#include "core/game_end.h"
 #include "core/movegen.h"
 #include "core/notation.h"
 
@@ -33,7 +34,10 @@ static struct expected expected_value(const struct tableset *ts, const struct po
     struct expected e = { dtm_no_move(ts->v), mtc_of_plies(0) };
     dtm_t dtm[MAX_MOVES];
     int plies[MAX_MOVES], best_mtc = -1;
+    enum game_end end = lone_piece_end(ts->v, p);
 
+    if (end != GAME_GOES_ON)
+        return (struct expected){ dtm_game_end(end), mtc_game_end(end) };
     generate_moves(ts->v, p, 0, &list);
     if (list.count == 0)
         return e;

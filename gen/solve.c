@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "core/game_end.h"
 #include "core/unmove.h"
 
 /* A group of equally advanced men configurations, solved together: no move leads from one
@@ -90,10 +91,27 @@ static void for_each_position(struct solver *s, const struct level *l, position_
     for_each_run(s, l, step_positions, &walk);
 }
 
-/* A king's quiet move stays in the configuration: the only moves the analysis iterates. */
-static bool is_internal(const struct position *p, const struct move *m)
+/* A king's quiet move stays in the configuration. */
+static bool is_king_move(const struct position *p, const struct move *m)
 {
     return m->captured == 0 && (p->kings[p->side] & bb_of(m->from));
+}
+
+/* Whether men step sideways on this board (Turkish draughts): such a step leaves the men
+ * as advanced as they were, so it stays in the level, and the levels' configurations are
+ * linked by moves that can be undone. */
+static bool men_step_sideways(const struct geometry *g)
+{
+    return g->num_man_dirs > g->num_man_forward;
+}
+
+/* The moves the DTM pass iterates: those that stay in the level, king moves and men's
+ * sideways steps. The MTC pass iterates king moves only: a man's step, sideways or not,
+ * is a conversion, worth one ply. */
+static bool is_internal(const struct geometry *g, const struct position *p, const struct move *m)
+{
+    return is_king_move(p, m) ||
+           (m->captured == 0 && g->rank_of[m->from] == g->rank_of[m->to]);
 }
 
 /* The value of the position a move leaves the configuration for: a man's quiet step stays
@@ -121,9 +139,17 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
     (void)config;
 
     index_place_kings(&s->t->ix, i, p);
+    enum game_end end = lone_piece_end(s->v, p);
+    if (end != GAME_GOES_ON) {
+        /* the game is over as it stands: final, no move to wait for */
+        s->t->dtm[side][i] = dtm_game_end(end);
+        s->t->mtc[side][i] = mtc_game_end(end);
+        s->count[side][i] = 0;
+        return;
+    }
     generate_moves(s->v, p, 0, &list);
     for (int k = 0; k < list.count; k++) {
-        if (is_internal(p, &list.moves[k])) {
+        if (is_internal(s->t->ix.g, p, &list.moves[k])) {
             internal++;
             continue;
         }
@@ -157,23 +183,30 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
                                   (capture ? MUST_CAPTURE : 0));
 }
 
-/* Indices of the positions with the other side to move whose king move leads to p (or, in
- * a reduced material, to any position p stands for). Each such move is listed once, so
- * that a position is listed as many times as it has moves into p's class. */
-static int predecessors(const struct solver *s, const struct position *p, uint64_t config,
-                        uint64_t *out)
+/* Indices of the positions with the other side to move whose move leads to p (or, in a
+ * reduced material, to any position p stands for), among the moves the pass iterates.
+ * Each such move is listed once, so that a position is listed as many times as it has
+ * moves into p's class. */
+static int predecessors(const struct solver *s, enum metric_pass pass, const struct position *p,
+                        uint64_t config, uint64_t *out)
 {
-    struct position members[4], pred;
+    struct position members[NUM_SYMS], pred;
     struct unmove_list list;
     const uint8_t *count = s->count[side_other(p->side)];
     int n = 0, num_members = index_class_members(&s->t->ix, p, members);
 
     for (int k = 0; k < num_members; k++) {
-        generate_king_unmoves(s->v, &members[k], &list);
+        if (pass == PASS_DTM)
+            generate_level_unmoves(s->v, &members[k], &list);
+        else
+            generate_king_unmoves(s->v, &members[k], &list);
         for (int u = 0; u < list.count; u++) {
             bool representative;
             unmake_move(&members[k], &list.moves[u], &pred);
-            uint64_t i = index_of_kings(&s->t->ix, config, &pred, &representative);
+            /* a man's sideways step changes the men configuration, a king move does not */
+            uint64_t i = list.moves[u].kind == UNMOVE_KING
+                             ? index_of_kings(&s->t->ix, config, &pred, &representative)
+                             : index_of(&s->t->ix, &pred, &representative);
             if (representative && !(count[i] & MUST_CAPTURE))
                 out[n++] = i;
         }
@@ -324,10 +357,14 @@ static void tell_mtc(struct solver *s, enum side side, uint64_t i, bool lost, in
 static void propagate(struct solver *s, enum metric_pass pass, const struct position *p,
                       uint64_t config, uint64_t i, int plies, struct findings *f)
 {
-    uint64_t preds[4 * MAX_MOVES];
+    uint64_t preds[NUM_SYMS * MAX_MOVES];
     enum side other = side_other(p->side);
     bool lost = dtm_is_loss(s->t->dtm[p->side][i]);
-    int n = predecessors(s, p, config, preds);
+    /* where the rule on lone pieces ends the game, it ends it in every position of the
+     * material: no move within it is ever played */
+    if (lone_piece_end(s->v, p) != GAME_GOES_ON)
+        return;
+    int n = predecessors(s, pass, p, config, preds);
     for (int k = 0; k < n; k++) {
         if (pass == PASS_DTM)
             tell_dtm(s, other, preds[k], lost, plies, f);
@@ -427,35 +464,63 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
 
 /* Positions whose moves were not all refuted are draws, whatever their external moves
  * promised. Then a lost position's count becomes its king moves (all of them lose), for
- * the MTC pass. */
+ * the MTC pass; where it has none, every move it has is a conversion: one ply. */
 static void settle_position(struct solver *s, struct position *p, uint64_t config, uint64_t i)
 {
     dtm_t *dtm = &s->t->dtm[p->side][i];
+    mtc_t *mtc = &s->t->mtc[p->side][i];
     uint8_t *count = &s->count[p->side][i];
     (void)config;
     if (dtm_is_loss(*dtm) && (*count & COUNT_MASK) != 0)
         *dtm = DTM_DRAW;
     if (*dtm == DTM_DRAW)
-        s->t->mtc[p->side][i] = MTC_NONE;
+        *mtc = MTC_NONE;
     *count &= MUST_CAPTURE;
-    if (dtm_is_loss(*dtm) && s->t->mtc[p->side][i] == MTC_NONE) {
+    if (dtm_is_loss(*dtm) && *mtc == MTC_NONE) {
         struct move_list list;
-        int internal = 0;
+        int king_moves = 0;
         index_place_kings(&s->t->ix, i, p);
         generate_moves(s->v, p, 0, &list);
         for (int k = 0; k < list.count; k++)
-            internal += is_internal(p, &list.moves[k]);
-        *count |= (uint8_t)internal;
+            king_moves += is_king_move(p, &list.moves[k]);
+        *count |= (uint8_t)king_moves;
+        if (king_moves == 0)
+            *mtc = mtc_of_plies(1);
+    }
+}
+
+/* A won position with a man's sideways step to a lost position converts at once: MTC one
+ * ply. Read once every position of the level is settled. */
+static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t config, uint64_t i)
+{
+    struct move_list list;
+    struct position child;
+    (void)config;
+    if (!dtm_is_win(s->t->dtm[p->side][i]) || s->t->mtc[p->side][i] != MTC_NONE)
+        return;
+    index_place_kings(&s->t->ix, i, p);
+    generate_moves(s->v, p, 0, &list);
+    for (int k = 0; k < list.count; k++) {
+        if (is_king_move(p, &list.moves[k]) || !is_internal(s->t->ix.g, p, &list.moves[k]))
+            continue;
+        make_move(p, &list.moves[k], &child);
+        if (dtm_is_loss(s->t->dtm[child.side][index_of(&s->t->ix, &child, NULL)])) {
+            s->t->mtc[p->side][i] = mtc_of_plies(1);
+            return;
+        }
     }
 }
 
 static int solve_level(struct solver *s, const struct level *l)
 {
     bool kings = s->t->m.kings[WHITE] + s->t->m.kings[BLACK] > 0;
+    bool sideways = men_step_sideways(s->t->ix.g) && material_men(&s->t->m) > 0;
     for_each_position(s, l, init_position);
-    if (kings && iterate(s, l, PASS_DTM) < 0)
+    if ((kings || sideways) && iterate(s, l, PASS_DTM) < 0)
         return -1;
     for_each_position(s, l, settle_position);
+    if (sideways)
+        for_each_position(s, l, seed_sideways_mtc);
     if (kings && iterate(s, l, PASS_MTC) < 0)
         return -1;
     return 0;

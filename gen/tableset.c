@@ -148,9 +148,9 @@ int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *d
         return -1;
     uint64_t i = t ? index_of(&t->ix, &l.oriented, NULL) : 0;
     if (dtm)
-        *dtm = t ? t->dtm[l.oriented.side][i] : dtm_no_move(ts->v);
+        *dtm = t ? t->dtm[l.oriented.side][i] : dtm_game_end(l.over);
     if (mtc)
-        *mtc = t ? t->mtc[l.oriented.side][i] : mtc_of_plies(0);
+        *mtc = t ? t->mtc[l.oriented.side][i] : mtc_game_end(l.over);
     return 0;
 }
 

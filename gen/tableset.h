@@ -57,8 +57,9 @@ void tableset_forget(struct tableset *ts, const struct material *m);
 int tableset_add(struct tableset *ts, struct table *t);
 
 /* The DTM and MTC of p for its side to move (either may be NULL). A position where the
- * side to move has no piece left is the end of the game. Returns 0, or -1 when p's
- * material is not in memory. Thread-safe. */
+ * side to move has no piece left, or where the variant's rule on lone pieces ends the
+ * game, is the end of the game. Returns 0, or -1 when p's material is not in memory.
+ * Thread-safe. */
 int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *dtm,
                    mtc_t *mtc);
 

@@ -12,6 +12,10 @@
  * Values are for the side to move (see ../probe/value.h for the definitions; this file
  * keeps its own plain representation so that it does not borrow the encoding either):
  * - A side with no legal move has lost, or won in a giveaway variant: DTM 0, MTC 0.
+ * - The variant's rule on lone pieces, read here from the row itself (bf_rule_result),
+ *   ends the game before any move: one piece each is a draw (Turkish draughts); a lone
+ *   man against a lone king has lost (the other reading). A decided end has DTM 0,
+ *   MTC 0; a drawn one neither.
  * - DTM: plies to the end of the game, the winner taking the shortest way, the loser the
  *   longest. A position nobody can force to an end is a draw.
  * - MTC: a conversion is a capture or a man move (a promotion is a man move). For a won
@@ -153,6 +157,33 @@ static inline uint32_t bf_intern(struct bf_solver *s, const struct position *p)
     return s->count++;
 }
 
+/* The result the variant's rule on lone pieces gives p for its side to move, or -1 when
+ * the rule does not end the game there. Written from the rule's words, not from
+ * core/game_end.c. */
+static inline int bf_rule_result(const struct variant *v, const struct position *p)
+{
+    enum side s = p->side, o = side_other(s);
+    int mine = bb_count(p->men[s] | p->kings[s]), theirs = bb_count(p->men[o] | p->kings[o]);
+
+    if (mine != 1 || theirs != 1)
+        return -1;
+    if (v->lone_pieces == LONE_PIECES_DRAW)
+        return BF_DRAW;
+    if (v->lone_pieces == LONE_MAN_LOSES_TO_KING && p->men[s] && p->kings[o])
+        return BF_LOSS;
+    if (v->lone_pieces == LONE_MAN_LOSES_TO_KING && p->kings[s] && p->men[o])
+        return BF_WIN;
+    return -1;
+}
+
+/* Whether a man of side `side` can stand on rank r: not on its promotion rank, and not
+ * behind the ranks it starts on (men never move back). */
+static inline bool bf_man_rank(const struct variant *v, enum side side, int r)
+{
+    int ranks = v->board()->ranks, own = side == WHITE ? r : ranks - 1 - r;
+    return own >= v->men_first_rank && own < ranks - 1;
+}
+
 /* Places the pieces of `group` and of the groups after it (white kings, white men, black
  * kings, black men), each group's pieces on increasing squares so that every set of
  * squares is placed once. */
@@ -175,11 +206,9 @@ static inline void bf_place(struct bf_solver *s, struct position *p, const int c
     enum side side = group < 2 ? WHITE : BLACK;
     bool king = group % 2 == 0;
     bb_t allowed = g->board & ~position_occupied(p);
-    if (!king)
-        allowed &= ~promotion_rank(g, side); /* a man never stands on its promotion rank */
     for (int i = from_square; i < g->num_squares; i++) {
         bb_t bit = bb_of(g->square_bit[i]);
-        if (!(allowed & bit))
+        if (!(allowed & bit) || (!king && !bf_man_rank(s->v, side, g->rank_of[g->square_bit[i]])))
             continue;
         bb_t *set = king ? &p->kings[side] : &p->men[side];
         *set |= bit;
@@ -213,9 +242,13 @@ static inline void bf_expand(struct bf_solver *s)
 
         s->edge_start = bf_grow(s->edge_start, &starts, (size_t)i + 2, sizeof *s->edge_start);
         s->edge_start[i] = (uint32_t)s->edge_count;
-        generate_moves(s->v, &p, 0, list);
-        if (list->overflow)
-            abort();
+        if (bf_rule_result(s->v, &p) >= 0) {
+            list->count = 0; /* the game is over: no move is played */
+        } else {
+            generate_moves(s->v, &p, 0, list);
+            if (list->overflow)
+                abort();
+        }
         for (int k = 0; k < list->count; k++) {
             const struct move *m = &list->moves[k];
             struct position next;
@@ -337,10 +370,13 @@ static inline bool bf_solve_values(struct bf_solver *s)
         abort();
     bf_reverse(s, &parent_start, &parents);
 
-    /* DTM. Level 0: no legal move, lost (won in a giveaway variant). */
+    /* DTM. Level 0: no legal move, lost (won in a giveaway variant); or the rule on lone
+     * pieces has decided the game. A game the rule draws stays a draw. */
     for (uint32_t i = 0; i < s->count; i++) {
-        bool terminal = s->edge_start[i] == s->edge_start[i + 1];
-        s->result[i] = terminal ? (giveaway ? BF_WIN : BF_LOSS) : BF_DRAW;
+        int rule = bf_rule_result(s->v, &s->pos[i]);
+        bool terminal = s->edge_start[i] == s->edge_start[i + 1] && rule != BF_DRAW;
+        s->result[i] = rule >= 0 ? (uint8_t)rule : terminal ? (giveaway ? BF_WIN : BF_LOSS)
+                                                            : BF_DRAW;
         s->dtm[i] = terminal ? 0 : BF_UNKNOWN;
         s->mtc[i] = terminal ? 0 : BF_UNKNOWN;
         seen[i] = -1;
@@ -426,6 +462,7 @@ static inline uint32_t bf_check(const struct bf_solver *s)
         int best_loss = -1, longest_win = -1, drawn = 0, lost_children = 0;
         int mtc_win = INT16_MAX, mtc_loss = -1;
         bool terminal = s->edge_start[i] == s->edge_start[i + 1];
+        int rule = bf_rule_result(s->v, &s->pos[i]);
 
         BF_EDGES(s, i, e) {
             uint32_t c = BF_CHILD(s, e);
@@ -445,9 +482,13 @@ static inline uint32_t bf_check(const struct bf_solver *s)
                 drawn++;
             }
         }
-        if (terminal) {
-            if (s->result[i] != (s->v->giveaway ? BF_WIN : BF_LOSS) || s->dtm[i] != 0 ||
-                s->mtc[i] != 0)
+        if (rule == BF_DRAW) {
+            if (!terminal || s->result[i] != BF_DRAW || s->dtm[i] != BF_UNKNOWN ||
+                s->mtc[i] != BF_UNKNOWN)
+                return i;
+        } else if (terminal) {
+            int end = rule >= 0 ? rule : s->v->giveaway ? BF_WIN : BF_LOSS;
+            if (s->result[i] != end || s->dtm[i] != 0 || s->mtc[i] != 0)
                 return i;
         } else if (s->result[i] == BF_WIN) {
             if (!lost_children || s->dtm[i] != best_loss + 1 || s->mtc[i] != mtc_win)

@@ -1,5 +1,6 @@
 /* Random legal-looking positions for property tests: any number of men and kings per side
- * on distinct squares, no man on its promotion rank. Deterministic (seeded xorshift). */
+ * on distinct squares, men only where men can stand (man_squares). Deterministic (seeded
+ * xorshift). */
 #ifndef DAMERO_RANDOM_POSITION_H
 #define DAMERO_RANDOM_POSITION_H
 
@@ -32,7 +33,7 @@ static inline struct position random_position(const struct variant *v, uint64_t 
             bool king = (int)(random_next(state) % 100) < king_percent;
             if (used & bb_of(bit))
                 continue;
-            if (!king && (promotion_rank(g, (enum side)s) & bb_of(bit)))
+            if (!king && !(man_squares(v, (enum side)s) & bb_of(bit)))
                 continue;
             used |= bb_of(bit);
             if (king)

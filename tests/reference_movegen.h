@@ -1,21 +1,28 @@
-/* A reference move generator for the tests, written from docs/rules.md alone.
+/* A reference move generator for the tests, written from docs/rules.md (and, for Turkish
+ * draughts, docs/turkish.md) alone.
  *
  * It is meant to be obviously right rather than fast, and independent of core/movegen.c:
  * the board is a plain 2-D array indexed [file][rank] (as White sees it: file 0 = a,
  * rank 0 = 1; a1 is playable), steps are explicit (file, rank) offsets, captures are found
  * by a recursive search with explicit "captured so far" marks, and capture precedence is a
  * lexicographic comparison of whole sequences. It reads only the variant's rule row (and
- * its board size), and uses geometry_bit_at only to read a struct position in and to turn
- * its own squares into bit numbers for comparison. Nothing from movegen.c is called.
+ * its board's size, and whether every square is played on), and uses geometry_bit_at only
+ * to read a struct position in and to turn its own squares into bit numbers for
+ * comparison. Nothing from movegen.c is called.
  *
  * The rules it implements (docs/rules.md, the common rules and each variant's):
  *  - capture is compulsory; a capture is one move however many pieces it takes;
+ *  - the lines are the diagonals, or, on a board where every square is played on (Turkish
+ *    draughts), the ranks and files;
  *  - jumped pieces stay on the board until the move ends: they block, and cannot be jumped
- *    twice; the capturing piece's own starting square counts as empty;
- *  - men step one square forward (White up, Black down) and capture forward, and backward
- *    too where men_capture_backward; a man may not jump a king where !men_capture_kings;
- *  - kings step one square or, where flying_kings, any distance along an empty diagonal;
- *    a flying king jumps the first piece on a diagonal and lands on any empty square
+ *    twice; or, where remove_captured_at_once, each leaves the board as it is jumped; the
+ *    capturing piece's own starting square counts as empty;
+ *  - where no_capture_reversal, a jump may not go straight back the way the last one came;
+ *  - men step one square forward (White up, Black down), and on the straight board
+ *    sideways too; they capture in those directions, and backward too where
+ *    men_capture_backward; a man may not jump a king where !men_capture_kings;
+ *  - kings step one square or, where flying_kings, any distance along an empty line;
+ *    a flying king jumps the first piece on a line and lands on any empty square
  *    beyond it up to the next piece, but when some of those squares let the capture go
  *    on, only on those;
  *  - a man that reaches the last rank during a capture: where promote_mid_capture it is
@@ -42,6 +49,7 @@ enum ref_piece { REF_EMPTY, REF_WHITE_MAN, REF_WHITE_KING, REF_BLACK_MAN, REF_BL
 
 struct ref_board {
     int size;                                  /* 8 or 10 */
+    bool straight;                             /* every square played, lines straight */
     int square[REF_MAX_SIZE][REF_MAX_SIZE];    /* [file][rank], an enum ref_piece */
     enum side to_move;
 };
@@ -50,12 +58,14 @@ struct ref_square {
     int file, rank;
 };
 
-/* One move. For a capture, jumped[] lists the pieces taken in the order they are jumped;
- * where a flying king touched down between two jumps is not recorded. */
+/* One move. For a capture, jumped[] lists the pieces taken in the order they are jumped,
+ * and landed[] where the piece came down after each (see ref_options: two captures that
+ * differ only there are one move unless keep_touchdowns is set). */
 struct ref_move {
     struct ref_square from, to;
     int num_jumps;
     struct ref_square jumped[REF_MAX_JUMPS];
+    struct ref_square landed[REF_MAX_JUMPS];
     bool jumped_king[REF_MAX_JUMPS]; /* whether each piece taken was a king */
     bool by_king;                    /* the moving piece was a king when the move began */
     bool promotes;                   /* a man that ends the move as a king */
@@ -76,9 +86,26 @@ static struct ref_stats {
     long captures_refused;   /* complete captures dropped by the precedence criteria */
 } ref_stats;
 
-/* The four diagonal directions as (file, rank) steps. */
-static const int ref_dfile[4] = { -1, +1, -1, +1 };
-static const int ref_drank[4] = { +1, +1, -1, -1 };
+/* How the generator counts: with keep_touchdowns, captures that take the same pieces in
+ * the same order to the same square but touch down on different squares in between are
+ * moves apart (the convention of another Turkish draughts program's perft figures). */
+static struct ref_options {
+    bool keep_touchdowns;
+} ref_options;
+
+/* The four directions as (file, rank) steps: the diagonals, or the ranks and files. */
+static const int ref_diagonal[4][2] = { { -1, +1 }, { +1, +1 }, { -1, -1 }, { +1, -1 } };
+static const int ref_straight[4][2] = { { 0, +1 }, { 0, -1 }, { -1, 0 }, { +1, 0 } };
+
+static inline int ref_dfile(const struct ref_board *b, int d)
+{
+    return b->straight ? ref_straight[d][0] : ref_diagonal[d][0];
+}
+
+static inline int ref_drank(const struct ref_board *b, int d)
+{
+    return b->straight ? ref_straight[d][1] : ref_diagonal[d][1];
+}
 
 static inline bool ref_on_board(const struct ref_board *b, int file, int rank)
 {
@@ -109,6 +136,14 @@ static inline int ref_last_rank(const struct ref_board *b, enum side s) /* crown
     return s == WHITE ? b->size - 1 : 0;
 }
 
+/* Whether a man of side s steps in direction (df, dr): forward, and on the straight board
+ * sideways too. */
+static inline bool ref_man_steps(const struct ref_board *b, enum side s, int df, int dr)
+{
+    (void)df;
+    return dr == ref_forward(s) || (b->straight && dr == 0);
+}
+
 /* ---- boards in and out ------------------------------------------------------------- */
 
 static inline void ref_board_from_position(const struct variant *v, const struct position *p,
@@ -118,6 +153,7 @@ static inline void ref_board_from_position(const struct variant *v, const struct
 
     memset(b, 0, sizeof *b);
     b->size = g->files;
+    b->straight = g->num_squares == g->files * g->ranks;
     b->to_move = p->side;
     for (int f = 0; f < b->size; f++) {
         for (int r = 0; r < b->size; r++) {
@@ -163,13 +199,16 @@ static inline void ref_make_move(const struct ref_board *b, const struct ref_mov
 
 struct ref_search {
     const struct variant *v;
-    struct ref_board *b;   /* the moving piece's start square is emptied during its search */
+    struct ref_board *b;   /* the moving piece's start square is emptied during its search,
+                              and so are the pieces jumped where they leave at once */
     enum side side;
     struct ref_square from;
     bool started_as_king;
-    bool captured[REF_MAX_SIZE][REF_MAX_SIZE]; /* jumped so far; still on the board */
+    bool captured[REF_MAX_SIZE][REF_MAX_SIZE]; /* jumped so far (on the board, or not) */
     int num_jumps;
-    struct ref_square jumped[REF_MAX_JUMPS];
+    struct ref_square jumped[REF_MAX_JUMPS], landed[REF_MAX_JUMPS];
+    bool jumped_king[REF_MAX_JUMPS];
+    int last_df, last_dr;  /* the last jump's step; (0, 0) before the first */
     struct ref_move_list *out;
 };
 
@@ -187,10 +226,13 @@ static inline int ref_next_jumps(const struct ref_search *s, int f, int r, bool 
     int n = 0;
 
     for (int d = 0; d < 4; d++) {
-        int df = ref_dfile[d], dr = ref_drank[d];
+        int df = ref_dfile(b, d), dr = ref_drank(b, d);
 
-        if (!as_king && !s->v->men_capture_backward && dr != ref_forward(s->side))
+        if (!as_king && !s->v->men_capture_backward && !ref_man_steps(b, s->side, df, dr))
             continue; /* a man's backward jump where men capture only forward */
+        if (s->v->no_capture_reversal && s->num_jumps > 0 && df == -s->last_df &&
+            dr == -s->last_dr)
+            continue; /* straight back the way the last jump came */
 
         /* The piece to jump: the next square for a man or a short king, the first
          * occupied square along the diagonal for a flying king. */
@@ -242,7 +284,8 @@ static inline void ref_record(struct ref_search *s, struct ref_square to, bool c
                  (crowned || to.rank == ref_last_rank(s->b, s->side));
     for (int i = 0; i < s->num_jumps; i++) {
         m.jumped[i] = s->jumped[i];
-        m.jumped_king[i] = ref_is_king(s->b->square[s->jumped[i].file][s->jumped[i].rank]);
+        m.landed[i] = s->landed[i];
+        m.jumped_king[i] = s->jumped_king[i];
     }
     for (int i = 0; i < s->out->count; i++) {
         const struct ref_move *o = &s->out->moves[i];
@@ -251,7 +294,9 @@ static inline void ref_record(struct ref_search *s, struct ref_square to, bool c
                     o->num_jumps == m.num_jumps && o->promotes == m.promotes;
         for (int j = 0; same && j < m.num_jumps; j++)
             same = o->jumped[j].file == m.jumped[j].file &&
-                   o->jumped[j].rank == m.jumped[j].rank;
+                   o->jumped[j].rank == m.jumped[j].rank &&
+                   (!ref_options.keep_touchdowns || (o->landed[j].file == m.landed[j].file &&
+                                                     o->landed[j].rank == m.landed[j].rank));
         if (same)
             return;
     }
@@ -262,6 +307,36 @@ static inline void ref_record(struct ref_search *s, struct ref_square to, bool c
     s->out->moves[s->out->count++] = m;
 }
 
+/* Takes the piece of jump j: marks it captured, lifts it off the board where captured
+ * pieces leave at once, and records the jump; returns the piece, for ref_unjump. */
+static inline int ref_jump(struct ref_search *s, const struct ref_jump *j)
+{
+    int victim = s->b->square[j->over.file][j->over.rank];
+
+    s->captured[j->over.file][j->over.rank] = true;
+    if (s->v->remove_captured_at_once)
+        s->b->square[j->over.file][j->over.rank] = REF_EMPTY;
+    s->jumped[s->num_jumps] = j->over;
+    s->landed[s->num_jumps] = j->land;
+    s->jumped_king[s->num_jumps] = ref_is_king(victim);
+    s->num_jumps++;
+    return victim;
+}
+
+static inline void ref_unjump(struct ref_search *s, const struct ref_jump *j, int victim)
+{
+    s->num_jumps--;
+    s->b->square[j->over.file][j->over.rank] = victim;
+    s->captured[j->over.file][j->over.rank] = false;
+}
+
+/* The direction of jump j, as a step: the signs of its file and rank differences. */
+static inline void ref_jump_step(const struct ref_jump *j, int *df, int *dr)
+{
+    *df = (j->land.file > j->over.file) - (j->land.file < j->over.file);
+    *dr = (j->land.rank > j->over.rank) - (j->land.rank < j->over.rank);
+}
+
 /* Goes on capturing from (f, r), where the piece stands after s->num_jumps jumps; records
  * the capture when no jump is left. `crowned`: a man that became a king on the way. */
 static inline void ref_capture_from(struct ref_search *s, int f, int r, bool as_king,
@@ -270,10 +345,15 @@ static inline void ref_capture_from(struct ref_search *s, int f, int r, bool as_
     struct ref_jump jumps[4 * REF_MAX_SIZE], further[4 * REF_MAX_SIZE];
     bool continues[4 * REF_MAX_SIZE], king_after[4 * REF_MAX_SIZE];
     int n = ref_next_jumps(s, f, r, as_king, jumps);
+    int last_df = s->last_df, last_dr = s->last_dr;
 
     if (n == 0) {
         if (s->num_jumps > 0)
             ref_record(s, (struct ref_square){ f, r }, crowned);
+        return;
+    }
+    if (s->num_jumps == REF_MAX_JUMPS) {
+        s->out->overflow = true;
         return;
     }
 
@@ -282,9 +362,12 @@ static inline void ref_capture_from(struct ref_search *s, int f, int r, bool as_
         struct ref_jump *j = &jumps[i];
         king_after[i] = as_king || (s->v->promote_mid_capture &&
                                     j->land.rank == ref_last_rank(s->b, s->side));
-        s->captured[j->over.file][j->over.rank] = true;
+        int victim = ref_jump(s, j);
+        ref_jump_step(j, &s->last_df, &s->last_dr);
         continues[i] = ref_next_jumps(s, j->land.file, j->land.rank, king_after[i], further) > 0;
-        s->captured[j->over.file][j->over.rank] = false;
+        ref_unjump(s, j, victim);
+        s->last_df = last_df;
+        s->last_dr = last_dr;
     }
 
     for (int i = 0; i < n; i++) {
@@ -306,16 +389,13 @@ static inline void ref_capture_from(struct ref_search *s, int f, int r, bool as_
         if (!as_king && r == ref_last_rank(s->b, s->side))
             ref_stats.passed_last_rank++;
 
-        if (s->num_jumps == REF_MAX_JUMPS) {
-            s->out->overflow = true;
-            return;
-        }
-        s->jumped[s->num_jumps++] = j->over;
-        s->captured[j->over.file][j->over.rank] = true;
+        int victim = ref_jump(s, j);
+        ref_jump_step(j, &s->last_df, &s->last_dr);
         ref_capture_from(s, j->land.file, j->land.rank, king_after[i],
                          crowned || (king_after[i] && !as_king));
-        s->captured[j->over.file][j->over.rank] = false;
-        s->num_jumps--;
+        ref_unjump(s, j, victim);
+        s->last_df = last_df;
+        s->last_dr = last_dr;
     }
 }
 
@@ -433,10 +513,10 @@ static inline void ref_generate_moves(const struct variant *v, const struct ref_
             if (ref_owner(piece) != (int)s)
                 continue;
             for (int d = 0; d < 4; d++) {
-                int df = ref_dfile[d], dr = ref_drank[d];
+                int df = ref_dfile(&work, d), dr = ref_drank(&work, d);
                 if (!ref_is_king(piece)) {
                     int tf = f + df, tr = r + dr;
-                    if (dr == ref_forward(s) && ref_on_board(&work, tf, tr) &&
+                    if (ref_man_steps(&work, s, df, dr) && ref_on_board(&work, tf, tr) &&
                         work.square[tf][tr] == REF_EMPTY)
                         ref_add_quiet(list, f, r, tf, tr, false,
                                       tr == ref_last_rank(&work, s));

@@ -180,7 +180,7 @@ static void check_material(const struct variant *v, const char *name)
         uint64_t covered = 0;
         assert_int_equal(c.placements, expected);
         for (uint64_t i = 0; i < ix.size; i++) {
-            struct position r, members[4];
+            struct position r, members[NUM_SYMS];
             index_position(&ix, i, WHITE, &r);
             int size = index_class_size(&ix, &r);
             if (c.reps[i] != 1 || c.hits[i] != size)

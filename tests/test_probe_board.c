@@ -54,8 +54,13 @@ static void test_every_square_once(void **state)
                 assert_in_range(n, 1, board.squares);
                 assert_int_equal(seen[n]++, 0);
                 placed++;
-                /* playable squares alternate: no two side by side in a row */
-                assert_int_equal(damero_square_at(tb, column + 1, row), 0);
+                /* on the diagonal boards playable squares alternate: no two side by side
+                 * in a row; on the orthogonal board every square is played on */
+                if (board.squares == board.columns * board.rows)
+                    assert_int_equal(damero_square_at(tb, column + 1, row),
+                                     column + 1 < board.columns ? n + 1 : 0);
+                else
+                    assert_int_equal(damero_square_at(tb, column + 1, row), 0);
             }
         assert_int_equal(placed, board.squares);
         for (int n = 1; n <= board.squares; n++) {

@@ -173,19 +173,32 @@ static void count_result(struct totals *t, unsigned dtm)
     t->count[dtm == 0 ? BF_DRAW : dtm & 1 ? BF_WIN : BF_LOSS]++;
 }
 
-/* The materials to check: all of 2 and 3 pieces, and KKKvK on 8x8; with
- * DAMERO_SOLVE_DEEP set (`ctest -L slow`), all of 4 pieces on 8x8 too. */
-static int wanted_materials(const struct variant *v, struct material *out)
+static void add_material(const struct variant *v, const char *name, struct material *out,
+                         int *n)
 {
     char err[256];
-    int n = 0, most = v->board()->files == 8 && getenv("DAMERO_SOLVE_DEEP") ? 4 : 3;
+    if (material_parse(v, name, &out[*n], err, sizeof err) < 0)
+        fail_msg("%s: %s: %s", v->name, name, err);
+    (*n)++;
+}
+
+/* The materials to check: all of 2 and 3 pieces; on the 32-square boards KKKvK too, and
+ * with DAMERO_SOLVE_DEEP set (`ctest -L slow`) all of 4 pieces; on the 64-square board
+ * (Turkish, whose 4-piece graphs are some twenty times larger) KKvKM and KKKvK with
+ * DAMERO_SOLVE_DEEP. */
+static int wanted_materials(const struct variant *v, struct material *out)
+{
+    bool deep = getenv("DAMERO_SOLVE_DEEP") != NULL;
+    int squares = v->board()->num_squares, n = 0;
+    int most = squares == 32 && deep ? 4 : 3;
 
     for (int pieces = 2; pieces <= most; pieces++)
         n += material_list(v, pieces, out + n, MAX_WANTED - n);
-    if (v->board()->files == 8 && most == 3) {
-        if (material_parse(v, "KKKvK", &out[n], err, sizeof err) < 0)
-            fail_msg("%s: KKKvK: %s", v->name, err);
-        n++;
+    if (squares == 32 && !deep)
+        add_material(v, "KKKvK", out, &n);
+    if (squares == 64 && deep) {
+        add_material(v, "KKvKM", out, &n);
+        add_material(v, "KKKvK", out, &n);
     }
     assert_true(n > 0 && n < MAX_WANTED);
     return n;

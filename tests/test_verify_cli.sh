@@ -111,12 +111,12 @@ for f in files:
     if kind == "one":
         check_variant(o, f)
     elif not isinstance(o, list) or [v.get("variant") for v in o] != VARIANTS:
-        bad.append(f"{f}: not a list of the 10 variants in order: {o!r:.300}")
+        bad.append(f"{f}: not a list of the {len(VARIANTS)} variants in order: {o!r:.300}")
     else:
         for v in o:
             check_variant(v, f)
         rules = {v["variant"]: [r["name"] for r in v["rules"]] for v in o}
-        for v in ("italian", "poddavki", "ganapierde"):
+        for v in ("italian", "poddavki", "ganapierde"):  # no move-limit rule
             if rules[v]:
                 bad.append(f"{v} has rules: {rules[v]}")
 for b in bad:
