@@ -221,6 +221,15 @@ const struct variant variants[] = {
       .promote_mid_capture = false, .precedence = MOST_PIECES | MOST_KINGS, .giveaway = true,
       NUMBERED_MIRRORED, .number_from_top = false, .number_left_to_right = false,
       .move_limits = no_limits },
+    /* The orthogonal variant: every square used, men step forward or sideways, captured
+     * pieces lifted one by one; docs/turkish.md gives each clause its sources. */
+    { .name = "turkish", .title = "Turkish draughts (dama)", .pdn_gametype = 30,
+      .board = geometry_8x8_orthogonal, .men_per_side = 16, .men_first_rank = 1,
+      .first_to_move = WHITE, .men_capture_backward = false, .flying_kings = true,
+      .men_capture_kings = true, .promote_mid_capture = true, .precedence = MOST_PIECES,
+      .remove_captured_at_once = true, .no_capture_reversal = true,
+      .lone_pieces = LONE_PIECES_DRAW, ALGEBRAIC, .capture_mark = 'x',
+      .move_limits = no_limits },
     { .name = NULL },
 };
 

@@ -38,6 +38,13 @@ static void test_numbering(void **state)
     assert_int_equal(square_from_number(italian, 1), bit_at(italian, 7, 7));
     assert_int_equal(square_from_number(italian, 4), bit_at(italian, 1, 7));
     assert_int_equal(square_from_number(italian, 32), bit_at(italian, 0, 0));
+    /* Turkish: every square, a1 = 1, b1 = 2, ..., h1 = 8, a2 = 9, ..., h8 = 64. */
+    const struct variant *turkish = test_variant("turkish");
+    assert_int_equal(square_from_number(turkish, 1), bit_at(turkish, 0, 0));
+    assert_int_equal(square_from_number(turkish, 2), bit_at(turkish, 1, 0));
+    assert_int_equal(square_from_number(turkish, 9), bit_at(turkish, 0, 1));
+    assert_int_equal(square_from_number(turkish, 64), bit_at(turkish, 7, 7));
+    assert_int_equal(square_from_number(turkish, 65), -1);
     /* Every numbering is a bijection onto the playable squares. */
     for (const struct variant *v = variants; v->name; v++) {
         bb_t seen = 0;
@@ -64,6 +71,9 @@ static void test_initial_positions(void **state)
         { "italian", "W:W21-32:B1-12" },
         { "russian", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:"
                      "Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8" },
+        /* sixteen men on the second and third ranks, the back ranks empty */
+        { "turkish", "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:"
+                     "Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7" },
     };
 
     (void)state;
@@ -89,6 +99,11 @@ static void test_print(void **state)
     p = test_position(russian, " B:BKh8, a7 :WKc3. ");
     fen_print(russian, &p, fen);
     assert_string_equal(fen, "B:WKc3:Ba7,Kh8");
+    /* Turkish: squares in numbering order, a1, b1, ..., h8 */
+    const struct variant *turkish = test_variant("turkish");
+    p = test_position(turkish, "B:WKh1,b2,a3:BKa8,d7,e6");
+    fen_print(turkish, &p, fen);
+    assert_string_equal(fen, "B:WKh1,b2,a3:Be6,d7,Ka8");
 }
 
 static void test_round_trips(void **state)
@@ -148,6 +163,13 @@ static void test_bad_fens(void **state)
     assert_bad_fen("international", "W:W31 32:B1", "expected ',' or ':'");
     assert_bad_fen("international", "W:W31:B1. extra", "unexpected text");
     assert_bad_fen("international", "W:W31:B1,", "expected a square");
+    /* Turkish: all 64 squares exist, men never stand behind their starting ranks */
+    assert_bad_fen("turkish", "W:Wi2:Ba7", "'i2' is not a square");
+    assert_bad_fen("turkish", "W:Wa9:Ba7", "'a9' is not a square");
+    assert_bad_fen("turkish", "W:Wd1:Ba7", "behind the ranks");
+    assert_bad_fen("turkish", "W:Wd2:Bh8", "behind the ranks");
+    assert_bad_fen("turkish", "W:Wd8:Ba7", "promotion rank");
+    assert_bad_fen("turkish", "W:Wd2:Ba1", "promotion rank");
 }
 
 int main(void)

@@ -6,6 +6,8 @@
  * White sees them, so the positions can be drawn. */
 #include "tests/test_util.h"
 
+#include "core/game_end.h"
+
 /* What stands on `square` for side s: 'm' for a man, 'k' for a king, '.' for neither. */
 static char piece_at(const struct variant *v, const struct position *p, enum side s,
                      const char *square)
@@ -337,6 +339,171 @@ static void test_no_legal_move(void **state)
     assert_moves("spanish", "B:W1:B", "");
 }
 
+/* ---- Turkish draughts (docs/turkish.md) ------------------------------------------- */
+
+/* The rules of Turkish draughts with one field changed: a reading damero does not play. */
+static struct variant turkish_with(bool promote_mid_capture)
+{
+    struct variant v = *test_variant("turkish");
+    v.promote_mid_capture = promote_mid_capture;
+    return v;
+}
+
+/* "A man moves one square straight forward or sideways, never backward or diagonally."
+ * White's man d4 steps to d5, c4 or e4; on the edge a2 has no square to its left; Black's
+ * man d5 steps down. */
+static void test_turkish_man_steps(void **state)
+{
+    (void)state;
+    assert_moves("turkish", "W:Wd4:Bh7", "d4-c4 d4-d5 d4-e4");
+    assert_moves("turkish", "W:Wa2:Bh7", "a2-a3 a2-b2");
+    assert_moves("turkish", "B:Wa2:Bd5", "d5-c5 d5-d4 d5-e5");
+}
+
+/* "A king moves any distance straight over empty squares": from d4 on an empty board,
+ * its rank and its file, 3 + 4 + 4 + 3 squares. */
+static void test_turkish_king_moves(void **state)
+{
+    (void)state;
+    assert_moves("turkish", "W:WKd4:Bh7",
+                 "d4-a4 d4-b4 d4-c4 d4-e4 d4-f4 d4-g4 d4-h4 d4-d1 d4-d2 d4-d3 d4-d5 d4-d6 "
+                 "d4-d7 d4-d8");
+}
+
+/* "A man captures forward or sideways by jumping an adjacent piece, never backward." The
+ * man d4 takes c4 (to b4) or e4 (to f4), a free choice of one piece each; d3 behind it
+ * cannot be taken. A man's capture may turn: a4 takes a5, then b6 sideways. */
+static void test_turkish_man_captures_sideways(void **state)
+{
+    (void)state;
+    assert_moves("turkish", "W:Wd4:Bc4,d3,e4", "d4xb4 d4xf4");
+    assert_moves("turkish", "W:Wd4:Bd3", "d4-c4 d4-d5 d4-e4");
+    assert_moves("turkish", "W:Wa4:Ba5,b6", "a4xa6xc6");
+}
+
+/* "A king captures a single piece at any distance and lands on any empty square beyond":
+ * a4 takes d4 and stops on e4, f4, g4 or h4. */
+static void test_turkish_flying_capture(void **state)
+{
+    (void)state;
+    assert_moves("turkish", "W:WKa4:Bd4", "a4xe4 a4xf4 a4xg4 a4xh4");
+}
+
+/* "Captured pieces are removed one by one as they are jumped": a removal can open a jump,
+ * and a square can be crossed twice. (Black's pieces on the first rank are kings: a black
+ * man never stands there.) The king h1 takes f1 (landing on d1: c1 beyond it
+ * stops the way), d3 (to d4), g4 (to h4), h2 (back home on h1), then c1, on a line through
+ * f1's square, now empty, and through g1, e1 and d1, crossed before: five pieces, landing
+ * on b1 or a1. Had f1 stayed until the end of the move, the last jump would be blocked,
+ * and no capture would take more than four pieces. */
+static void test_turkish_removal_opens_jumps(void **state)
+{
+    (void)state;
+    assert_moves("turkish", "W:WKh1:BKc1,Kf1,h2,d3,g4", "h1xd1xd4xh4xh1xb1 h1xd1xd4xh4xh1xa1");
+}
+
+/* "Within a capture a piece may not turn 180 degrees between two jumps": after taking d6
+ * (landing on d7 or d8) the king d4 may not come back down to take d2, nor after d2 go
+ * back up to take d6, though d6 and d4 are empty by then. Three one-piece captures. */
+static void test_turkish_king_may_not_turn_back(void **state)
+{
+    (void)state;
+    assert_moves("turkish", "W:WKd4:Bd2,d6", "d4xd1 d4xd7 d4xd8");
+}
+
+/* "The sequence taking the most pieces must be chosen; kings and men count the same": the
+ * man d4 takes d5 and c6 (two men); the man f2 could take only the king f3. */
+static void test_turkish_most_pieces(void **state)
+{
+    (void)state;
+    assert_moves("turkish", "W:Wd4,f2:Bd5,c6,Kf3", "d4xd6xb6");
+}
+
+/* "A man reaching the last rank becomes a king": at the end of a capture, b6 takes b7
+ * and is crowned on b8. */
+static void test_turkish_crowned_at_end_of_capture(void **state)
+{
+    const struct variant *v = test_variant("turkish");
+    struct position p;
+    (void)state;
+
+    assert_moves("turkish", "W:Wb6:Bb7", "b6xb8");
+    p = after("turkish", "W:Wb6:Bb7", "b6xb8");
+    assert_int_equal(piece_at(v, &p, WHITE, "b8"), 'k');
+}
+
+/* A man reaching the last rank during a capture "is crowned at once and goes on as a
+ * king" (the reading damero plays, docs/turkish.md). c6 takes c7 and is crowned on c8;
+ * as a king it takes the king f8, three squares away, landing on g8 or h8 (it may not turn
+ * back down). A man on c8 would have had nothing to take: under the other reading the
+ * capture ends there. */
+static void test_turkish_crowned_mid_capture(void **state)
+{
+    const struct variant *v = test_variant("turkish");
+    struct variant men_stay = turkish_with(false);
+    struct position p;
+    (void)state;
+
+    assert_moves("turkish", "W:Wc6:Bc7,Kf8", "c6xc8xg8 c6xc8xh8");
+    p = after("turkish", "W:Wc6:Bc7,Kf8", "c6xc8xh8");
+    assert_int_equal(piece_at(v, &p, WHITE, "h8"), 'k');
+    assert_rules_moves(&men_stay, "W:Wc6:Bc7,Kf8", 0, "c6xc8");
+    /* With a king on d8, beside c8, a man could take it too, landing on e8 only; the new
+     * king lands on any of e8 to h8. */
+    assert_moves("turkish", "W:Wc6:Bc7,Kd8", "c6xc8xe8 c6xc8xf8 c6xc8xg8 c6xc8xh8");
+    assert_rules_moves(&men_stay, "W:Wc6:Bc7,Kd8", 0, "c6xc8xe8");
+}
+
+/* Captures that take the same pieces in the same order to the same square, a flying king
+ * touching down on different squares in between, are one move (docs/turkish.md on the
+ * perft figures): the king a5 takes b5, touches down on c5 or d5 (both see e5), takes e5
+ * and lands on f5, g5 or h5: three moves, under both duplicate conventions. */
+static void test_turkish_touchdowns_count_once(void **state)
+{
+    const struct variant *v = test_variant("turkish");
+    struct position p = test_position(v, "W:WKa5:Bb5,e5");
+    bb_t taken = bb_of(square_parse(v, "b5", 2)) | bb_of(square_parse(v, "e5", 2));
+    struct move_list list;
+    (void)state;
+
+    for (unsigned flags = 0; flags <= MOVES_KEEP_DUPLICATES; flags += MOVES_KEEP_DUPLICATES) {
+        generate_moves(v, &p, flags, &list);
+        assert_int_equal(list.count, 3);
+        for (int i = 0; i < list.count; i++)
+            assert_true(list.moves[i].captured == taken);
+    }
+}
+
+/* "A side left with one piece against one piece": the game is over, drawn (docs/turkish.md:
+ * the federation's rule, damero's reading), whatever the pieces and whoever is to move;
+ * with more pieces it goes on. Under the other reading a lone man against a lone king has
+ * lost. The move generator still lists moves: the rule is applied by what values
+ * positions (core/game_end.h). */
+static void test_turkish_one_piece_each(void **state)
+{
+    const struct variant *v = test_variant("turkish");
+    struct variant man_loses = *v;
+    (void)state;
+
+    man_loses.lone_pieces = LONE_MAN_LOSES_TO_KING;
+    assert_int_equal(lone_piece_end(v, &(struct position){ 0 }), GAME_GOES_ON);
+    struct position kk = test_position(v, "W:WKd4:BKd6"), km = test_position(v, "W:WKd4:Bd6");
+    struct position mk = test_position(v, "W:Wd4:BKd6"), mm = test_position(v, "B:Wd4:Bd6");
+    struct position more = test_position(v, "W:WKd4,a2:BKd6");
+    assert_int_equal(lone_piece_end(v, &kk), GAME_DRAWN);
+    assert_int_equal(lone_piece_end(v, &km), GAME_DRAWN);
+    assert_int_equal(lone_piece_end(v, &mm), GAME_DRAWN);
+    assert_int_equal(lone_piece_end(v, &more), GAME_GOES_ON);
+    assert_moves("turkish", "W:WKd4:BKd6", "d4xd7 d4xd8");
+    assert_int_equal(lone_piece_end(&man_loses, &km), GAME_WON);
+    assert_int_equal(lone_piece_end(&man_loses, &mk), GAME_LOST);
+    assert_int_equal(lone_piece_end(&man_loses, &kk), GAME_GOES_ON);
+    assert_int_equal(lone_piece_end(&man_loses, &mm), GAME_GOES_ON);
+    assert_int_equal(lone_piece_end(test_variant("russian"),
+                                    &(struct position){ .men = { 1, 1u << 31 } }),
+                     GAME_GOES_ON);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +534,17 @@ int main(void)
         cmocka_unit_test(test_duplicates_touchdown_counts_once),
         cmocka_unit_test(test_giveaway_moves_as_parent),
         cmocka_unit_test(test_no_legal_move),
+        cmocka_unit_test(test_turkish_man_steps),
+        cmocka_unit_test(test_turkish_king_moves),
+        cmocka_unit_test(test_turkish_man_captures_sideways),
+        cmocka_unit_test(test_turkish_flying_capture),
+        cmocka_unit_test(test_turkish_removal_opens_jumps),
+        cmocka_unit_test(test_turkish_king_may_not_turn_back),
+        cmocka_unit_test(test_turkish_most_pieces),
+        cmocka_unit_test(test_turkish_crowned_at_end_of_capture),
+        cmocka_unit_test(test_turkish_crowned_mid_capture),
+        cmocka_unit_test(test_turkish_touchdowns_count_once),
+        cmocka_unit_test(test_turkish_one_piece_each),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,6 +43,10 @@ static const struct perft_case cases[] = {
       { 9, 81, 658, 4265, 27117, 167140, 1049442, 6483971 } },
     { "russian", NULL, MOVES_KEEP_DUPLICATES, 8,
       { 7, 49, 302, 1469, 7482, 37986, 190146, 929905 } },
+    /* Turkish draughts: the figures another Turkish program publishes to depth 5 and
+     * beyond (docs/turkish.md); no two captures of the same pieces differ in order yet. */
+    { "turkish", NULL, 0, 6, { 8, 64, 708, 7538, 85090, 931312 } },
+    { "turkish", NULL, MOVES_KEEP_DUPLICATES, 6, { 8, 64, 708, 7538, 85090, 931312 } },
     /* A tactical middle-game position rich in multiple captures. */
     { "international",
       "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38", 0, 10,
@@ -60,6 +64,13 @@ static const struct perft_case deep_cases[] = {
     { "international", NULL, 0, 11,
       { 9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763,
         1665861398 } },
+    /* Turkish from depth 7 on: one move per pieces taken and end, as the reference counts
+     * too (tests/test_reference.c); that program, which counts a flying king's different
+     * touch-downs apart, publishes 10 782 382 and 123 290 300 (docs/turkish.md). */
+    { "turkish", NULL, 0, 8,
+      { 8, 64, 708, 7538, 85090, 931312, 10782308, 123285642 } },
+    { "turkish", NULL, MOVES_KEEP_DUPLICATES, 8,
+      { 8, 64, 708, 7538, 85090, 931312, 10782308, 123285642 } },
 };
 
 static void check_cases(const struct perft_case *cases, size_t count)
@@ -133,6 +144,29 @@ static void test_colour_flip_symmetry(void **state)
     }
 }
 
+/* On the orthogonal board men step left and right alike, so the mirror of the files is a
+ * symmetry of Turkish draughts too (docs/turkish.md: what the index could use). */
+static void test_turkish_mirror_symmetry(void **state)
+{
+    const struct variant *v = test_variant("turkish");
+    const struct geometry *g = v->board();
+    uint64_t seed = 16;
+
+    (void)state;
+    for (int i = 0; i < 300; i++) {
+        struct position p = random_position(v, &seed, 1 + i % 8, 40), mirrored = p;
+        for (int s = WHITE; s <= BLACK; s++) {
+            mirrored.men[s] = geometry_transform(g, SYM_MIRROR_FILES, p.men[s]);
+            mirrored.kings[s] = geometry_transform(g, SYM_MIRROR_FILES, p.kings[s]);
+        }
+        if (perft(v, &p, 3, 0) != perft(v, &mirrored, 3, 0)) {
+            char fen[FEN_SIZE];
+            fen_print(v, &p, fen);
+            fail_msg("turkish %s: perft 3 differs from its mirror image", fen);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_perft_deep),
         cmocka_unit_test(test_perft_edges),
         cmocka_unit_test(test_colour_flip_symmetry),
+        cmocka_unit_test(test_turkish_mirror_symmetry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,6 +98,10 @@ static void test_corners(void **state)
         { "spanish", 7, 0, 1, "1" },         /* White's lower right, the board mirrored */
         { "spanish", 0, 0, 0, NULL },        /* not played on */
         { "italian", 0, 7, 1, "1" },         /* the top left, the board mirrored */
+        { "turkish", 0, 0, 1, "a1" },        /* every square: a1 = 1, b1 = 2, ... */
+        { "turkish", 1, 0, 2, "b1" },
+        { "turkish", 0, 1, 9, "a2" },
+        { "turkish", 7, 7, 64, "h8" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         damero_tb *tb = open_variant(f, cases[k].variant);

@@ -64,6 +64,8 @@ static const struct ref_perft_case ref_perft_cases[] = {
     { "italian", NULL, 5, { 7, 49, 302, 1469, 7361 } },
     { "international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38", 7,
       { 6, 12, 30, 73, 215, 590, 1944 } },
+    /* docs/turkish.md: the figures another Turkish draughts program publishes */
+    { "turkish", NULL, 5, { 8, 64, 708, 7538, 85090 } },
 };
 
 static void alloc_perft_lists(void)
@@ -102,6 +104,57 @@ static void test_reference_perft(void **state)
         }
     }
     free_perft_lists();
+}
+
+/* Turkish draughts from depth 7 on, where the figures another program publishes part
+ * from damero's (docs/turkish.md): 10 782 308 at depth 7 with each capture counted once
+ * per pieces taken and end (core's count, tests/test_perft.c), 10 782 382 when captures
+ * that differ only in where a flying king touched down between two jumps count apart, as
+ * that program counts; at depth 8, 123 285 642 and 123 290 300. The reference, with and
+ * without touch-downs, gives both; depth 8 with `ctest -L slow` (DAMERO_PERFT_DEEP). */
+static void test_reference_turkish_deeper(void **state)
+{
+    static const uint64_t once[] = { 10782308, 123285642 }, apart[] = { 10782382, 123290300 };
+    const struct variant *v = test_variant("turkish");
+    int deepest = getenv("DAMERO_PERFT_DEEP") ? 8 : 7;
+    struct position p;
+    struct ref_board b;
+
+    (void)state;
+    alloc_perft_lists();
+    position_initial(v, &p);
+    ref_board_from_position(v, &p, &b);
+    for (int d = 7; d <= deepest; d++) {
+        assert_int_equal(ref_perft(v, &b, d, false), once[d - 7]);
+        ref_options.keep_touchdowns = true;
+        assert_int_equal(ref_perft(v, &b, d, true), apart[d - 7]);
+        ref_options.keep_touchdowns = false;
+    }
+    free_perft_lists();
+}
+
+/* The first position of that difference, found by walking the tree: after 1. a3-a4 a6-a5
+ * 2. a4xa6xa8 b6-b5 3. a8-a5 e6-e5, the new king on a5 takes b5 and e5 and lands on f5,
+ * g5 or h5: three moves. Between the two jumps it may touch down on c5 or d5 (both see
+ * e5), so counted by touch-down there are six sequences. */
+static void test_reference_touchdowns(void **state)
+{
+    const struct variant *v = test_variant("turkish");
+    struct position p = test_position(v, "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,"
+                                         "Ka5:Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7");
+    static struct ref_move_list list;
+    struct ref_board b;
+
+    (void)state;
+    ref_board_from_position(v, &p, &b);
+    ref_generate_moves(v, &b, &list);
+    assert_int_equal(list.count, 3);
+    ref_options.keep_touchdowns = true;
+    ref_generate_moves(v, &b, &list);
+    ref_options.keep_touchdowns = false;
+    assert_int_equal(list.count, 6);
+    for (int i = 0; i < list.count; i++)
+        assert_int_equal(list.moves[i].num_jumps, 2);
 }
 
 /* ---- comparing the two generators -------------------------------------------------- */
@@ -360,8 +413,21 @@ int main(void)
 
     tests[n++] = (struct CMUnitTest){ .name = "reference_perft",
                                       .test_func = test_reference_perft };
+    tests[n++] = (struct CMUnitTest){ .name = "reference_touchdowns",
+                                      .test_func = test_reference_touchdowns };
+    tests[n++] = (struct CMUnitTest){ .name = "reference_turkish_deeper",
+                                      .test_func = test_reference_turkish_deeper };
     for (const struct variant *v = variants; v->name && n < sizeof tests / sizeof tests[0]; v++)
         tests[n++] = (struct CMUnitTest){ .name = v->name, .test_func = test_against_reference,
                                           .initial_state = (void *)v };
+    /* The reading of Turkish mid-capture promotion damero does not play (docs/turkish.md):
+     * a man that reaches the last rank during a capture goes on as a man. */
+    static struct variant turkish_crowned_at_end;
+    turkish_crowned_at_end = *variant_by_name("turkish");
+    turkish_crowned_at_end.name = "turkish, crowned at the end";
+    turkish_crowned_at_end.promote_mid_capture = false;
+    tests[n++] = (struct CMUnitTest){ .name = turkish_crowned_at_end.name,
+                                      .test_func = test_against_reference,
+                                      .initial_state = &turkish_crowned_at_end };
     return _cmocka_run_group_tests("reference", tests, n, NULL, NULL);
 }

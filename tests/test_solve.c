@@ -93,6 +93,13 @@ static const struct anchor anchors[] = {
     /* The same corner trap on the 10x10 board: 46 is a1 and 5 is j10, the two ends of
      * the long diagonal, so the king on 46 can only walk up to the king on 5. */
     { "international", "W:WK46:BK5", BF_LOSS, 2, 2, "cornered on the long diagonal" },
+    /* Turkish: one piece each ends the game, drawn, though White could take d6 (d5 and
+     * d7 empty) and win at once were the game played on. */
+    { "turkish", "W:WKd4:BKd6", BF_DRAW, BF_UNKNOWN, BF_UNKNOWN, "one piece each" },
+    /* Black must take c1 (a1 cannot be taken: nothing beyond it), which leaves one piece
+     * each: a draw, whatever Black would rather do. */
+    { "turkish", "B:WKa1,Kc1:BKb1", BF_DRAW, BF_UNKNOWN, BF_UNKNOWN,
+      "forced into one piece each" },
 };
 
 static void solve_material_of(struct bf_solver *s, const struct variant *v,
@@ -141,6 +148,7 @@ static void test_brute_force_consistent(void **state)
         { "russian", { 1, 1, 0, 1 } },   { "poddavki", { 0, 2, 1, 0 } },
         { "english", { 2, 0, 0, 1 } },   { "italian", { 1, 0, 0, 2 } },
         { "ganapierde", { 1, 1, 1, 0 } }, { "international", { 0, 1, 0, 1 } },
+        { "turkish", { 1, 1, 1, 0 } },
     };
 
     (void)state;
@@ -326,5 +334,17 @@ int main(void)
         snprintf(name, sizeof names[0], "generator_matches_%s", v->name);
         tests[n++] = (struct CMUnitTest){ name, test_generator_matches, NULL, NULL, (void *)v };
     }
+    /* The readings of the Turkish rule on lone pieces damero does not play
+     * (docs/turkish.md): the game played on, and a lone man lost to a lone king. Both
+     * reach the solver's decided and drawn ends of a game without a move. */
+    static struct variant play_on, man_loses;
+    play_on = man_loses = *variant_by_name("turkish");
+    play_on.name = "turkish, lone pieces play on";
+    play_on.lone_pieces = LONE_PIECES_PLAY_ON;
+    man_loses.name = "turkish, a lone man loses to a lone king";
+    man_loses.lone_pieces = LONE_MAN_LOSES_TO_KING;
+    tests[n++] = (struct CMUnitTest){ play_on.name, test_generator_matches, NULL, NULL, &play_on };
+    tests[n++] = (struct CMUnitTest){ man_loses.name, test_generator_matches, NULL, NULL,
+                                      &man_loses };
     return _cmocka_run_group_tests("solve", tests, n, NULL, NULL);
 }

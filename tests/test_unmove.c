@@ -123,11 +123,39 @@ static void test_unmove_counts(void **state)
     assert_int_equal(list.moves[0].kind, UNMOVE_MAN);
 }
 
+/* Turkish: a man came from behind or from either side; never from its own back rank,
+ * where no man stands; a king on the last rank may be a man that stepped up, not one that
+ * stepped sideways along it. */
+static void test_turkish_unmove_counts(void **state)
+{
+    const struct variant *turkish = test_variant("turkish");
+    struct unmove_list list;
+    struct position p;
+
+    (void)state;
+    p = test_position(turkish, "B:Wd4:Bh7"); /* d3, c4, e4 */
+    generate_unmoves(turkish, &p, &list);
+    assert_int_equal(list.count, 3);
+    p = test_position(turkish, "B:Wd2:Bh7"); /* c2, e2; not d1 */
+    generate_unmoves(turkish, &p, &list);
+    assert_int_equal(list.count, 2);
+    /* The king d8 came from any of the 14 squares it sees but h8, where White would have
+     * had to take h2 (h7 to h3 empty, h1 beyond); or it is the man d7 crowned. */
+    p = test_position(turkish, "B:WKd8:Bh2");
+    generate_unmoves(turkish, &p, &list);
+    assert_int_equal(list.count, 13 + 1);
+    /* The solver's un-moves within a level: king moves, and men's sideways steps only. */
+    p = test_position(turkish, "B:WKa1,d4:Bh7");
+    generate_level_unmoves(turkish, &p, &list);
+    assert_int_equal(list.count, 14 + 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unmoves_agree_with_moves),
         cmocka_unit_test(test_unmove_counts),
+        cmocka_unit_test(test_turkish_unmove_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,12 +37,13 @@ static int compare_text(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Asserts that the legal moves of `fen` are exactly `expected`: move texts in the
- * variant's notation separated by spaces, in any order ("" for no legal move). */
-static inline void assert_moves_flags(const char *variant, const char *fen, unsigned flags,
+/* Asserts that the legal moves of `fen` under the rules of v are exactly `expected`: move
+ * texts in the variant's notation separated by spaces, in any order ("" for no legal
+ * move). */
+static inline void assert_rules_moves(const struct variant *v, const char *fen, unsigned flags,
                                       const char *expected)
 {
-    const struct variant *v = test_variant(variant);
+    const char *variant = v->name;
     struct position p = test_position(v, fen);
     struct move_list list;
     static char got_text[MAX_MOVES][MOVE_TEXT_SIZE];
@@ -71,6 +72,13 @@ static inline void assert_moves_flags(const char *variant, const char *fen, unsi
         if (strcmp(want[i], got[i]) != 0)
             fail_msg("%s %s: expected {%s}, generated {%s }", variant, fen, expected,
                      got_line);
+}
+
+/* The same for the variant named `variant`. */
+static inline void assert_moves_flags(const char *variant, const char *fen, unsigned flags,
+                                      const char *expected)
+{
+    assert_rules_moves(test_variant(variant), fen, flags, expected);
 }
 
 static inline void assert_moves(const char *variant, const char *fen, const char *expected)

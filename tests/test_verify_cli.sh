@@ -47,7 +47,7 @@ import json, sys
 kind, files = sys.argv[1], sys.argv[2:]
 bad = []
 VARIANTS = ["international", "brazilian", "russian", "pool", "spanish", "czech", "italian",
-            "english", "poddavki", "ganapierde"]
+            "english", "poddavki", "ganapierde", "turkish"]
 STATUS = {"checked", "no position", "needs more pieces"}
 
 
@@ -116,7 +116,7 @@ for f in files:
         for v in o:
             check_variant(v, f)
         rules = {v["variant"]: [r["name"] for r in v["rules"]] for v in o}
-        for v in ("italian", "poddavki", "ganapierde"):  # no move-limit rule
+        for v in ("italian", "poddavki", "ganapierde", "turkish"):  # no move-limit rule
             if rules[v]:
                 bad.append(f"{v} has rules: {rules[v]}")
 for b in bad:
