@@ -14,8 +14,9 @@ static const char help[] =
     "(in the variant's notation), and prints each ply (one side's move) with its value for\n"
     "the side that plays it, its DTM counted from before the move. A win takes the\n"
     "shortest way, a loss the longest, so a won position ends after exactly its DTM plies.\n"
-    "The line stops when the side to move has no legal move (the game is over), when a\n"
-    "position repeats (a draw by repetition), or at the limit. Boards of the start and the\n"
+    "The line stops when the game is over (the side to move has no legal move, or the\n"
+    "variant's rule on lone pieces ends it), when a position repeats (a draw by\n"
+    "repetition), or at the limit. Boards of the start and the\n"
     "final positions are drawn as White sees them, each playable square showing its piece\n"
     "(w, b: men; W, B: kings) or its name.\n"
     "\n" TABLE_OPTIONS_HELP
@@ -23,7 +24,7 @@ static const char help[] =
     "  --json          one JSON object: variant, fen (the start, as damero writes it),\n"
     "                  result (\"win\", \"draw\" or \"loss\" for the side to move at the\n"
     "                  start), plies, moves (a list of move texts) and end (\"no move\",\n"
-    "                  \"repetition\" or \"limit\"); no boards\n"
+    "                  \"lone pieces\", \"repetition\" or \"limit\"); no boards\n"
     "  --max-plies N   stop after N plies (default: 1000, at most 100000)\n";
 
 #define DEFAULT_MAX_PLIES 1000
@@ -35,9 +36,9 @@ struct line_args {
     int max_plies;
 };
 
-enum line_end { END_NO_MOVE, END_REPETITION, END_LIMIT };
+enum line_end { END_NO_MOVE, END_LONE_PIECES, END_REPETITION, END_LIMIT };
 
-static const char *const end_words[] = { "no move", "repetition", "limit" };
+static const char *const end_words[] = { "no move", "lone pieces", "repetition", "limit" };
 
 /* The line played: positions[0] is the start, positions[i] the one after ply i, which
  * moves[i - 1] played. */
@@ -103,9 +104,11 @@ static int play(damero_tb *tb, int max_plies, struct line *l)
     for (;;) {
         const damero_position *pos = &l->positions[l->plies];
         damero_move *m = &l->moves[l->plies];
-        int status = damero_best_move(tb, pos, m);
+        int status = damero_best_move(tb, pos, m), end;
         if (status == DAMERO_ERR_GAME_OVER) {
-            l->end = END_NO_MOVE;
+            if (damero_game_end(tb, pos, &end, NULL) != DAMERO_OK)
+                return probe_failure("line");
+            l->end = end == DAMERO_LONE_PIECES ? END_LONE_PIECES : END_NO_MOVE;
             return EXIT_OK;
         }
         if (status != DAMERO_OK)
@@ -161,7 +164,8 @@ static int print_end(damero_tb *tb, const struct line *l)
 {
     const damero_position *last = &l->positions[l->plies];
     damero_value value;
-    int mover, winner;
+    const char *rule;
+    int mover, winner, end;
 
     if (l->end == END_LIMIT) {
         printf("Stopped after %d plies (--max-plies).\n", l->plies);
@@ -174,6 +178,13 @@ static int print_end(damero_tb *tb, const struct line *l)
         else
             printf("The position after ply %d repeats the one after ply %d: a draw by "
                    "repetition.\n", l->plies, l->repeated);
+        return EXIT_OK;
+    }
+    if (l->end == END_LONE_PIECES) {
+        if (damero_game_end(tb, last, &end, &rule) != DAMERO_OK)
+            return probe_failure("line");
+        printf("The game is over after %d %s: %s.\n", l->plies, l->plies == 1 ? "ply" : "plies",
+               rule);
         return EXIT_OK;
     }
     /* the winner is the rules' to say: the giveaway variants reverse it */

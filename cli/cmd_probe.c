@@ -15,7 +15,9 @@ static const char help[] =
     "MTC (plies to the next capture or man move, the winner keeping the win). Then every\n"
     "legal move, best first, with its value, DTM and MTC in plies, for the side to move and\n"
     "counted from before the move. A side with no legal move has lost (won, in the giveaway\n"
-    "variants): DTM 0. The tables of the position's material, and of every material its\n"
+    "variants): DTM 0. Where the variant's rule on lone pieces ends the game (turkish: one\n"
+    "piece each is a draw), there is no move either. The tables of the position's\n"
+    "material, and of every material its\n"
     "captures lead to, must have been built with 'damero gen'.\n"
     "\n" TABLE_OPTIONS_HELP
     "  --json          one JSON object: variant, fen (as damero writes it), wdl (\"win\",\n"
@@ -63,13 +65,17 @@ static void print_plies(const char *metric, const damero_value *value, int plies
 
 static void print_text(const char *fen, const struct table_args *a,
                        const damero_position *pos, const damero_value *value,
-                       const damero_move *moves, int count)
+                       const damero_move *moves, int count, const char *rule)
 {
     static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
 
     printf("position  %s (%s)\n", fen, a->variant);
-    printf("value     %s to move %s%s\n", side_word(pos->side_to_move), verb[value->wdl + 1],
-           count ? "" : ": it has no legal move");
+    if (rule)
+        printf("value     %s to move %s: the game is over, %s\n", side_word(pos->side_to_move),
+               verb[value->wdl + 1], rule);
+    else
+        printf("value     %s to move %s%s\n", side_word(pos->side_to_move),
+               verb[value->wdl + 1], count ? "" : ": it has no legal move");
     print_plies("DTM", value, value->dtm, pos->side_to_move);
     print_plies("MTC", value, value->mtc, pos->side_to_move);
     if (count == 0)
@@ -115,16 +121,18 @@ static int probe(damero_tb *tb, const struct table_args *a, const damero_positio
 {
     damero_value value;
     char fen[DAMERO_FEN_SIZE];
-    int count;
+    const char *rule;
+    int count, end;
 
     if (damero_probe(tb, pos, &value) != DAMERO_OK ||
         damero_root_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count) != DAMERO_OK ||
+        damero_game_end(tb, pos, &end, &rule) != DAMERO_OK ||
         damero_write_fen(tb, pos, fen) != DAMERO_OK)
         return probe_failure("probe");
     if (a->json)
         print_json(tb, fen, a, &value, moves, count);
     else
-        print_text(fen, a, pos, &value, moves, count);
+        print_text(fen, a, pos, &value, moves, count, rule);
     return EXIT_OK;
 }
 

@@ -23,11 +23,14 @@ __attribute__((constructor)) static void binomial_init(void)
 
 static uint64_t choose(int n, int k) { return n < 0 ? 0 : binomial[n][k]; }
 
-/* The r-th set of k positions (as bits 0..49) in the order set_rank numbers them, for
+/* The r-th set of k positions (as bits 0..n-1) in the order set_rank numbers them, for
  * small k: that order is colexicographic, which is plain numeric order of the bit sets,
- * so the same list serves every mask, and decoding is a lookup and a bit deposit. */
+ * so the same list serves every mask, and decoding is a lookup and a bit deposit. Sets of
+ * up to three cover the 64 squares of the orthogonal board; sets of four, the 50 of the
+ * largest diagonal board (on 64 squares they would take 5 MB, in every program that
+ * links the library). */
 #define UNRANK_MAX_K 4
-#define UNRANK_MAX_N 50
+static const int unrank_max_n[UNRANK_MAX_K + 1] = { 0, 64, 64, 64, 50 };
 static bb_t *unrank_table[UNRANK_MAX_K + 1];
 
 __attribute__((constructor)) static void unrank_init(void)
@@ -35,7 +38,7 @@ __attribute__((constructor)) static void unrank_init(void)
     for (int k = 1; k <= UNRANK_MAX_K; k++) {
         uint64_t count = 1;
         for (int i = 0; i < k; i++)
-            count = count * (UNRANK_MAX_N - i) / (i + 1);
+            count = count * (uint64_t)(unrank_max_n[k] - i) / (uint64_t)(i + 1);
         unrank_table[k] = malloc(count * sizeof(bb_t));
         if (!unrank_table[k])
             continue; /* set_unrank falls back to searching */
@@ -84,7 +87,7 @@ static bb_t set_unrank(bb_t mask, uint64_t r, int k)
     int top = bb_count(mask);
     if (k == 0)
         return 0;
-    if (k <= UNRANK_MAX_K && top <= UNRANK_MAX_N && unrank_table[k])
+    if (k <= UNRANK_MAX_K && top <= unrank_max_n[k] && unrank_table[k])
         return deposit(unrank_table[k][r], mask);
     for (int i = k; i >= 1; i--) {
         int lo = i - 1, hi = top - 1; /* C(lo, i) = 0 <= r always */

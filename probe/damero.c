@@ -13,6 +13,7 @@
 #include <zstd.h>
 
 #include "core/array.h"
+#include "core/game_end.h"
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "format/index.h"
@@ -374,19 +375,27 @@ int damero_write_fen(const damero_tb *tb, const damero_position *pos, char fen[D
 
 #define NEEDS(metric) (1u << (metric))
 
-/* Where p's value is stored (format/lookup.h), as a damero status: DAMERO_OK with *over
- * set when the side to move has no piece left (the game has ended), else DAMERO_OK and
- * *l filled, or an error for a position no table holds. */
-static int lookup(const damero_tb *tb, const struct position *p, struct lookup *l, bool *over)
+/* The failure for a position where only the side to move has pieces. */
+static int no_opponent(const struct position *p)
 {
-    *over = false;
+    return fail(DAMERO_ERR_POSITION, "%s has no piece: the game is already over",
+                p->side == WHITE ? "black" : "white");
+}
+
+/* Where p's value is stored (format/lookup.h), as a damero status: DAMERO_OK with *over
+ * set when the game has ended (the side to move has no piece left, or the rule on lone
+ * pieces ends it), else DAMERO_OK with *over GAME_GOES_ON and *l filled, or an error for a
+ * position no table holds. */
+static int lookup(const damero_tb *tb, const struct position *p, struct lookup *l,
+                  enum game_end *over)
+{
+    *over = GAME_GOES_ON;
     switch (lookup_position(tb->v, p, l)) {
     case LOOKUP_GAME_OVER:
-        *over = true;
+        *over = l->over;
         return DAMERO_OK;
     case LOOKUP_NO_OPPONENT:
-        return fail(DAMERO_ERR_POSITION, "%s has no piece: the game is already over",
-                    p->side == WHITE ? "black" : "white");
+        return no_opponent(p);
     case LOOKUP_TOO_MANY:
         return fail(DAMERO_ERR_MISSING, "no table has %d pieces",
                     bb_count(position_occupied(p)));
@@ -400,12 +409,13 @@ static int lookup(const damero_tb *tb, const struct position *p, struct lookup *
  * when the game has ended. `needed` says which of the table's files must exist
  * (NEEDS(METRIC_DTM) | ...). */
 static int find_table(const damero_tb *tb, const struct position *p, unsigned needed,
-                      bool *over, const struct tb_table **t, struct position *oriented)
+                      enum game_end *over, const struct tb_table **t,
+                      struct position *oriented)
 {
     struct lookup l;
     char name[MATERIAL_NAME_SIZE];
     int status = lookup(tb, p, &l, over);
-    if (status != DAMERO_OK || *over)
+    if (status != DAMERO_OK || *over != GAME_GOES_ON)
         return status;
     *oriented = l.oriented;
     *t = tb->by_code[material_code(&l.material)];
@@ -480,11 +490,11 @@ static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out)
 {
     const struct tb_table *t = NULL;
     struct position q;
-    bool over;
+    enum game_end over;
     unsigned value;
     int status = find_table(tb, p, NEEDS(METRIC_WDL), &over, &t, &q);
-    if (status != DAMERO_OK || over) {
-        *out = dtm_wdl(dtm_no_move(tb->v));
+    if (status != DAMERO_OK || over != GAME_GOES_ON) {
+        *out = dtm_wdl(dtm_game_end(over));
         return status;
     }
     if ((t->file[METRIC_WDL - 1].info.flags & TABLE_FLAG_CAPTURES_DONT_CARE) &&
@@ -500,12 +510,12 @@ static int dtm_of(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mt
 {
     const struct tb_table *t = NULL;
     struct position q;
-    bool over;
+    enum game_end over;
     unsigned d, c;
     int status = find_table(tb, p, NEEDS(METRIC_DTM) | NEEDS(METRIC_MTC), &over, &t, &q);
-    if (status != DAMERO_OK || over) {
-        *dtm = dtm_no_move(tb->v);
-        *mtc = mtc_of_plies(0);
+    if (status != DAMERO_OK || over != GAME_GOES_ON) {
+        *dtm = dtm_game_end(over);
+        *mtc = mtc_game_end(over);
         return status;
     }
     uint64_t i = index_of(&t->ix, &q, NULL);
@@ -612,12 +622,16 @@ int damero_root_moves(damero_tb *tb, const damero_position *pos, damero_move *mo
     if (!tb || !count || (capacity > 0 && !moves))
         return fail(DAMERO_ERR_ARGUMENT, "damero_root_moves: a NULL argument");
     struct lookup l;
-    bool over;
+    enum game_end over;
     int status = to_internal(tb, pos, &p);
     if (status == DAMERO_OK)
         status = lookup(tb, &p, &l, &over);
     if (status != DAMERO_OK)
         return status;
+    if (over != GAME_GOES_ON) { /* over by the rule on lone pieces: no move is played */
+        *count = 0;
+        return DAMERO_OK;
+    }
     struct move_list *list = malloc(sizeof *list);
     struct scored_move *scored = malloc(MAX_MOVES * sizeof *scored);
     if (!list || !scored) {
@@ -644,6 +658,27 @@ done:
     return status;
 }
 
+int damero_game_end(const damero_tb *tb, const damero_position *pos, int *end,
+                    const char **words)
+{
+    struct position p;
+    if (!tb || !end)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_game_end: a NULL argument");
+    int status = to_internal(tb, pos, &p);
+    if (status != DAMERO_OK)
+        return status;
+    if (position_pieces(&p, p.side) && !position_pieces(&p, side_other(p.side)))
+        return no_opponent(&p);
+    bool by_rule = lone_piece_end(tb->v, &p) != GAME_GOES_ON;
+    if (words)
+        *words = by_rule ? lone_piece_words(tb->v) : NULL;
+    if (by_rule)
+        *end = DAMERO_LONE_PIECES;
+    else
+        *end = count_moves(tb->v, &p, 0) == 0 ? DAMERO_NO_MOVE : DAMERO_PLAYING;
+    return DAMERO_OK;
+}
+
 int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *best)
 {
     damero_move *moves = malloc(DAMERO_MAX_MOVES * sizeof *moves);
@@ -655,8 +690,11 @@ int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *bes
     if (!moves)
         return fail(DAMERO_ERR_MEMORY, "out of memory scoring moves");
     int status = damero_root_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count);
-    if (status == DAMERO_OK && count == 0)
-        status = fail(DAMERO_ERR_GAME_OVER, "the side to move has no legal move");
+    int end = DAMERO_PLAYING;
+    const char *rule = NULL;
+    if (status == DAMERO_OK && count == 0 && damero_game_end(tb, pos, &end, &rule) == DAMERO_OK)
+        status = rule ? fail(DAMERO_ERR_GAME_OVER, "the game is over: %s", rule)
+                      : fail(DAMERO_ERR_GAME_OVER, "the side to move has no legal move");
     if (status == DAMERO_OK)
         *best = moves[0];
     free(moves);

@@ -20,7 +20,8 @@
  *
  * Positions are bitboards in the variant's own square numbering: bit n-1 stands for
  * square n, numbered as the variant's federation numbers the board (1..32 or 1..50; the
- * algebraic variants count a1, c1, e1, g1, b2, ... h8 as 1..32).
+ * algebraic variants count a1, c1, e1, g1, b2, ... h8 as 1..32, and Turkish draughts,
+ * played on every square, a1, b1, ..., h1, a2, ... h8 as 1..64).
  *
  * Errors: every function that can fail returns an enum damero_status (DAMERO_OK is 0,
  * failures are negative) and leaves a sentence for damero_error_message(). The library
@@ -53,7 +54,8 @@ enum damero_status {
     DAMERO_ERR_VERSION = -8,   /* a table of a format or index version this library does not read */
     DAMERO_ERR_CORRUPT = -9,   /* a checksum does not match: the file is damaged */
     DAMERO_ERR_MEMORY = -10,   /* out of memory */
-    DAMERO_ERR_GAME_OVER = -11 /* the side to move has no legal move (for best_move) */
+    DAMERO_ERR_GAME_OVER = -11 /* the game is over: the side to move has no legal move, or
+                                  the variant's rule on lone pieces ended it (for best_move) */
 };
 
 enum damero_color { DAMERO_WHITE = 0, DAMERO_BLACK = 1 };
@@ -101,7 +103,7 @@ const char *damero_error_message(void);
  * decompresses).
  *
  * variant:     "international", "brazilian", "russian", "pool", "spanish", "czech",
- *              "italian", "english", "poddavki" or "ganapierde".
+ *              "italian", "english", "poddavki", "ganapierde" or "turkish".
  * dir:         the tables' root directory, as given to `damero gen --dir`.
  * cache_bytes: the most memory the cached blocks' values may take (the cache's own
  *              bookkeeping adds about 8 bytes per block of every table file, plus
@@ -133,7 +135,7 @@ const char *damero_variant_name(int k);
 
 typedef struct damero_board {
     int columns, rows; /* 8 or 10 each */
-    int squares;       /* playable squares, numbered 1..squares */
+    int squares;       /* playable squares, numbered 1..squares (all 64 in turkish) */
     int algebraic;     /* 1 when the variant names squares a1..h8, 0 when by number */
 } damero_board;
 
@@ -172,7 +174,9 @@ int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
 
 /* The value of pos with its DTM and MTC, from the DTM and MTC tables (not the WDL ones).
  * A position where the side to move has no piece or no move is over: its DTM and MTC
- * are 0. Returns as damero_probe_wdl. Thread-safe. */
+ * are 0. One where the variant's rule on lone pieces ends the game (damero_game_end) is
+ * over too, with the rule's result: in Turkish draughts, one piece each, a draw. Returns
+ * as damero_probe_wdl. Thread-safe. */
 int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value);
 
 /* Every legal move of pos with its value for the side to move, best first: wins by the
@@ -188,10 +192,30 @@ int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value)
 int damero_root_moves(damero_tb *tb, const damero_position *pos, damero_move *moves,
                       int capacity, int *count);
 
+/* How a game stands before anyone moves. */
+enum damero_end {
+    DAMERO_PLAYING = 0,     /* the side to move has a legal move */
+    DAMERO_NO_MOVE = 1,     /* it has no piece or no legal move: it has lost (won, in the
+                               giveaway variants) */
+    DAMERO_LONE_PIECES = 2  /* the variant's rule on lone pieces has ended the game, moves
+                               or not: in Turkish draughts one piece each is a draw */
+};
+
+/* Whether the game is over at pos, and why. Needs no table.
+ *
+ * end:   receives an enum damero_end.
+ * words: unless NULL, receives the rule in words with DAMERO_LONE_PIECES ("one piece
+ *        each: a draw"), NULL otherwise; a constant string.
+ *
+ * Returns DAMERO_OK, or DAMERO_ERR_POSITION (a position that cannot stand on the board,
+ * or one where only the side to move has pieces left). Thread-safe. */
+int damero_game_end(const damero_tb *tb, const damero_position *pos, int *end,
+                    const char **words);
+
 /* The best move of pos, as the first of damero_root_moves: the shortest win, a drawing
  * move in a draw, the longest loss. Playing it from both sides ends a won game in exactly
- * the DTM plies. Returns as damero_root_moves, or DAMERO_ERR_GAME_OVER when the side to
- * move has no legal move. Thread-safe. */
+ * the DTM plies. Returns as damero_root_moves, or DAMERO_ERR_GAME_OVER when the game is
+ * over (damero_game_end). Thread-safe. */
 int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *best);
 
 #ifdef __cplusplus
