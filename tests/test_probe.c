@@ -99,6 +99,8 @@ static void test_every_position_international(void **state)
 }
 static void test_every_position_poddavki(void **state) { check_variant(*state, "poddavki", 3); }
 static void test_every_position_italian(void **state) { check_variant(*state, "italian", 3); }
+/* the orthogonal board, and the positions the rule on lone pieces ends */
+static void test_every_position_turkish(void **state) { check_variant(*state, "turkish", 3); }
 
 int main(void)
 {
@@ -109,6 +111,7 @@ int main(void)
                                         temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_every_position_poddavki, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_every_position_italian, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_every_position_turkish, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* The board as damero.h describes it, for programs that draw one: the variants' names,
  * each board's shape, which square stands where as the variant's players see it, and
- * each square's name, checked against the FEN reader. */
+ * each square's name, checked against the FEN reader; and whether a game is over, which
+ * needs no table either. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
 #include "tests/file_util.h"
 
@@ -129,6 +130,49 @@ static void test_bad_squares(void **state)
     damero_close(tb);
 }
 
+/* damero_game_end: the game goes on, is over for want of a move, or is over by the
+ * variant's rule on lone pieces (Turkish: one piece each, though a capture is there). */
+static void test_game_end(void **state)
+{
+    const struct temp_dir *f = *state;
+    static const struct {
+        const char *variant, *fen;
+        int end;
+    } cases[] = {
+        { "russian", "W:Wc3:Bf6", DAMERO_PLAYING },
+        { "russian", "W:Wh2:Bf4,g3", DAMERO_NO_MOVE },
+        { "russian", "W:WKd4:BKf6", DAMERO_PLAYING },
+        { "turkish", "W:WKd4:BKd6", DAMERO_LONE_PIECES },
+        { "turkish", "B:Wd4:Ba7", DAMERO_LONE_PIECES },
+        { "turkish", "W:WKd4,a2:BKd6", DAMERO_PLAYING },
+        { "turkish", "W:Wa3:Ba4,a5,b3,c3", DAMERO_NO_MOVE }, /* blocked, nothing to take */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        damero_tb *tb = open_variant(f, cases[k].variant);
+        damero_position pos;
+        const char *words = "unset";
+        int end = -1;
+        assert_int_equal(damero_parse_fen(tb, cases[k].fen, &pos), DAMERO_OK);
+        assert_int_equal(damero_game_end(tb, &pos, &end, &words), DAMERO_OK);
+        if (end != cases[k].end)
+            fail_msg("%s %s: end %d, expected %d", cases[k].variant, cases[k].fen, end,
+                     cases[k].end);
+        if (end == DAMERO_LONE_PIECES)
+            assert_string_equal(words, "one piece each: a draw");
+        else
+            assert_null(words);
+        damero_close(tb);
+    }
+    damero_tb *tb = open_variant(f, "turkish");
+    damero_position pos;
+    int end;
+    assert_int_equal(damero_parse_fen(tb, "W:WKd4:B", &pos), DAMERO_OK);
+    assert_int_equal(damero_game_end(tb, &pos, &end, NULL), DAMERO_ERR_POSITION);
+    assert_non_null(strstr(damero_error_message(), "already over"));
+    assert_int_equal(damero_game_end(tb, &pos, NULL, NULL), DAMERO_ERR_ARGUMENT);
+    damero_close(tb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +180,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_every_square_once, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_corners, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_bad_squares, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_game_end, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,7 @@ expect 0 "russian: 1 table built" -- gen --variant russian KKKvK --dir "$t"
 expect 0 "english: 9 tables built" -- gen --variant english --pieces 3 --dir "$t"
 expect 0 "poddavki: 9 tables built" -- gen --variant poddavki --pieces 3 --dir "$t"
 expect 0 "spanish: 9 tables built" -- gen --variant spanish --pieces 3 --dir "$t"
+expect 0 "turkish: 9 tables built" -- gen --variant turkish --pieces 3 --dir "$t"
 
 # --- probe: values known by hand ------------------------------------------------------
 # Russian KvK (see test_gen_cli.sh): a king that can take the other wins in 1 ply, and
@@ -53,6 +54,25 @@ expect 0 '"wdl": "win", "dtm": 0, "mtc": 0, "moves": []}' -- \
 expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "moves": [{"move": "c3-b4", "wdl": "draw", "dtm": null, "mtc": null, "after": "B:Wb4:Bf6"}' -- \
   probe --variant russian --dir "$t" --json "W:Wc3:Bf6"
 expect 0 "DTM       none (a draw)" -- probe --variant russian --dir "$t" "W:Wc3:Bf6"
+
+# Turkish: one piece each ends the game, drawn, though d4 could take d6 (the rule on lone
+# pieces, docs/rules.md); no move is listed. Black, to move, must take c1, which leaves
+# one piece each: the line ends after one ply by that rule, with squares named a1..h8
+# and captures written with x.
+expect 0 "White to move draws: the game is over, one piece each: a draw" -- \
+  probe --variant turkish --dir "$t" "W:WKd4:BKd6"
+check "one piece each: a table of moves is printed" test "$(grep -c 'DTM plies' <<< "$out")" -eq 0
+expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "moves": []}' -- \
+  probe --variant turkish --dir "$t" --json "W:WKd4:BKd6"
+expect 0 "The game is over after 1 ply: one piece each: a draw." -- \
+  line --variant turkish --dir "$t" "B:WKa1,Kc1:BKb1"
+check "turkish: b1 does not take c1 first" has_line "    1. b1xd1            Black: draw"
+expect 0 '"end": "lone pieces"}' -- line --variant turkish --dir "$t" --json "B:WKa1,Kc1:BKb1"
+# The longest KKvK win (damero info): the lone king is taken after exactly 5 plies.
+expect 0 "DTM       5 plies (3 moves of White)" -- \
+  probe --variant turkish --dir "$t" "W:WKa1,Kb1:BKb8"
+expect 0 "Black has no piece left: White wins after 5 plies." -- \
+  line --variant turkish --dir "$t" "W:WKa1,Kb1:BKb8"
 
 # --- probe agrees with info: the longest KKKvK win has the DTM info gives -------------
 run info --json "$t/russian/KKKvK.dtm"
