@@ -163,9 +163,16 @@ static void test_game_end(void **state)
             assert_null(words);
         damero_close(tb);
     }
+    /* no table is read to know that there is no move to play */
     damero_tb *tb = open_variant(f, "turkish");
     damero_position pos;
-    int end;
+    damero_move best;
+    int end, count = -1;
+    assert_int_equal(damero_parse_fen(tb, "W:WKd4:BKd6", &pos), DAMERO_OK);
+    assert_int_equal(damero_root_moves(tb, &pos, &best, 1, &count), DAMERO_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(damero_best_move(tb, &pos, &best), DAMERO_ERR_GAME_OVER);
+    assert_string_equal(damero_error_message(), "the game is over: one piece each: a draw");
     assert_int_equal(damero_parse_fen(tb, "W:WKd4:B", &pos), DAMERO_OK);
     assert_int_equal(damero_game_end(tb, &pos, &end, NULL), DAMERO_ERR_POSITION);
     assert_non_null(strstr(damero_error_message(), "already over"));
