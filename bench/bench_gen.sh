@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Generator speed and memory: the figures issue targets are stated in (bench/RESULTS.md).
 #
-#   bench/bench_gen.sh [BUILD_DIR] [--six]
+#   bench/bench_gen.sh [BUILD_DIR] [--six | --turkish]
 #
 # Builds every set from scratch in a temporary directory and prints, for each, the
 # positions solved, seconds, positions per second and peak memory as `damero gen`
-# reports them. --six adds russian up to 6 pieces (about 2.6 billion positions: minutes).
+# reports them. --six adds russian up to 6 pieces (about 2.6 billion positions: minutes);
+# --turkish adds Turkish draughts up to 5 pieces (3.5 billion positions on the 64-square
+# board: an hour on two quiet cores).
 set -euo pipefail
 build=${1:-build}
 six=${2:-}
@@ -41,4 +43,12 @@ done
 
 if [ "$six" = --six ]; then
   run "russian 6-piece materials (5 on disk), 2 thr" --variant russian --pieces 6 --dir "$work/r2" --threads 2
+fi
+
+run "turkish up to 4 pieces, 2 threads" --variant turkish --pieces 4 --dir "$work/t2" --threads 2
+for m in KKKvKK KKKKvK; do
+  run "turkish $m (4 pieces on disk), 2 threads" --variant turkish "$m" --dir "$work/t2" --threads 2
+done
+if [ "$six" = --turkish ]; then
+  run "turkish 5-piece materials (4 on disk), 2 thr" --variant turkish --pieces 5 --dir "$work/t2" --threads 2
 fi
