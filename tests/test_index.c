@@ -215,34 +215,35 @@ static void check_material(const struct variant *v, const char *name)
     index_free(&ix);
 }
 
-static void test_small_materials_8x8(void **state)
+/* Every material of 2 and 3 pieces, and `more`, up to NULL. */
+static void check_small_materials(const char *variant, const char *const *more)
 {
-    const struct variant *v = test_variant("russian");
-    (void)state;
+    const struct variant *v = test_variant(variant);
     for (size_t k = 0; k < sizeof small_materials / sizeof small_materials[0]; k++)
         check_material(v, small_materials[k]);
-    check_material(v, "KKKvK");
-    check_material(v, "KKvKK");
-    check_material(v, "KKvKM");
-    check_material(v, "KMvKM");
-    check_material(v, "MMvMM");
+    for (; *more; more++)
+        check_material(v, *more);
+}
+
+static void test_small_materials_8x8(void **state)
+{
+    static const char *const more[] = { "KKKvK", "KKvKK", "KKvKM", "KMvKM", "MMvMM", NULL };
+    (void)state;
+    check_small_materials("russian", more);
 }
 
 static void test_small_materials_10x10(void **state)
 {
-    const struct variant *v = test_variant("international");
+    static const char *const none[] = { NULL };
     (void)state;
-    for (size_t k = 0; k < sizeof small_materials / sizeof small_materials[0]; k++)
-        check_material(v, small_materials[k]);
+    check_small_materials("international", none);
 }
 
 static void test_small_materials_orthogonal(void **state)
 {
-    const struct variant *v = test_variant("turkish");
+    static const char *const more[] = { "KMvKM", NULL };
     (void)state;
-    for (size_t k = 0; k < sizeof small_materials / sizeof small_materials[0]; k++)
-        check_material(v, small_materials[k]);
-    check_material(v, "KMvKM");
+    check_small_materials("turkish", more);
 }
 
 /* Sizes known by counting. KvM on 8x8: 28 squares for the man (not rank 1, where Black

@@ -95,11 +95,25 @@ static void test_unmoves_agree_with_moves(void **state)
     }
 }
 
+/* The number of un-moves of `fen`: all of them, or with `level` the solver's within a
+ * level (generate_level_unmoves). */
+static int unmove_count(const char *variant, const char *fen, bool level)
+{
+    const struct variant *v = test_variant(variant);
+    struct position p = test_position(v, fen);
+    struct unmove_list list;
+
+    if (level)
+        generate_level_unmoves(v, &p, &list);
+    else
+        generate_unmoves(v, &p, &list);
+    return list.count;
+}
+
 /* A king alone on the board can have come from any square it sees; a man from behind. */
 static void test_unmove_counts(void **state)
 {
     const struct variant *russian = test_variant("russian");
-    const struct variant *english = test_variant("english");
     struct unmove_list list;
     struct position p;
 
@@ -107,14 +121,10 @@ static void test_unmove_counts(void **state)
     /* Black to move, so White moved: its king on d4 came from one of the 13 squares it
      * sees on an empty board, less c3, b2, a1 (behind its own man) and h8 (Black's): 9;
      * its man on c3 came from b2 or d2. */
-    p = test_position(russian, "B:WKd4,c3:Bh8");
-    generate_unmoves(russian, &p, &list);
-    assert_int_equal(list.count, 9 + 2);
+    assert_int_equal(unmove_count("russian", "B:WKd4,c3:Bh8", false), 9 + 2);
     /* A short king comes from a neighbouring square only; a king on the crowning rank may
      * also be a man just crowned. English: White crowns on 1-4; 2 is d8, beside c7, e7. */
-    p = test_position(english, "B:WK2:B27");
-    generate_unmoves(english, &p, &list);
-    assert_int_equal(list.count, 2 + 2);
+    assert_int_equal(unmove_count("english", "B:WK2:B27", false), 2 + 2);
     /* White's man on e5 came from f4, not from d4, where it would have had to take c5. */
     p = test_position(russian, "B:We5:Bc5");
     generate_unmoves(russian, &p, &list);
@@ -128,26 +138,14 @@ static void test_unmove_counts(void **state)
  * stepped sideways along it. */
 static void test_turkish_unmove_counts(void **state)
 {
-    const struct variant *turkish = test_variant("turkish");
-    struct unmove_list list;
-    struct position p;
-
     (void)state;
-    p = test_position(turkish, "B:Wd4:Bh7"); /* d3, c4, e4 */
-    generate_unmoves(turkish, &p, &list);
-    assert_int_equal(list.count, 3);
-    p = test_position(turkish, "B:Wd2:Bh7"); /* c2, e2; not d1 */
-    generate_unmoves(turkish, &p, &list);
-    assert_int_equal(list.count, 2);
+    assert_int_equal(unmove_count("turkish", "B:Wd4:Bh7", false), 3); /* d3, c4, e4 */
+    assert_int_equal(unmove_count("turkish", "B:Wd2:Bh7", false), 2); /* c2, e2; not d1 */
     /* The king d8 came from any of the 14 squares it sees but h8, where White would have
      * had to take h2 (h7 to h3 empty, h1 beyond); or it is the man d7 crowned. */
-    p = test_position(turkish, "B:WKd8:Bh2");
-    generate_unmoves(turkish, &p, &list);
-    assert_int_equal(list.count, 13 + 1);
+    assert_int_equal(unmove_count("turkish", "B:WKd8:Bh2", false), 13 + 1);
     /* The solver's un-moves within a level: king moves, and men's sideways steps only. */
-    p = test_position(turkish, "B:WKa1,d4:Bh7");
-    generate_level_unmoves(turkish, &p, &list);
-    assert_int_equal(list.count, 14 + 2);
+    assert_int_equal(unmove_count("turkish", "B:WKa1,d4:Bh7", true), 14 + 2);
 }
 
 int main(void)
