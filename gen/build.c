@@ -81,7 +81,7 @@ static double work_estimate(const struct variant *v, const struct material *m)
             n *= (double)(free - i) / (i + 1);
         free -= counts[k];
     }
-    return material_men(m) == 0 ? n / 4 : n;
+    return material_men(m) == 0 ? n / g->num_syms : n;
 }
 
 static void write_metric(const struct tableset *ts, const struct table *t,
