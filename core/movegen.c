@@ -222,7 +222,8 @@ static inline bool flying_jumps(struct capture_search *cs, int square, enum dire
     bb_t empty = empty_after(cs, over, lift);
     unsigned dirs = next_jump_dirs(cs, d, lift);
     for (int i = 0; i < num_lands; i++)
-        any_continues |= continues[i] = flying_king_has_jump(g, lands[i], takeable, empty, dirs);
+        any_continues |= continues[i] =
+            flying_king_has_jump(g, lands[i], takeable, empty, dirs);
     for (int i = 0; i < num_lands; i++)
         if (continues[i] || !any_continues)
             jump_to(cs, over, lands[i], true, d, lift);

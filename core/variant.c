@@ -222,7 +222,7 @@ const struct variant variants[] = {
       NUMBERED_MIRRORED, .number_from_top = false, .number_left_to_right = false,
       .move_limits = no_limits },
     /* The orthogonal variant: every square used, men step forward or sideways, captured
-     * pieces lifted one by one; docs/turkish.md gives each clause its sources. */
+     * pieces lifted one by one; docs/rules.md, section 8 gives each clause its sources. */
     { .name = "turkish", .title = "Turkish draughts (dama)", .pdn_gametype = 30,
       .board = geometry_8x8_orthogonal, .men_per_side = 16, .men_first_rank = 1,
       .first_to_move = WHITE, .men_capture_backward = false, .flying_kings = true,

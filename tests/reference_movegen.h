@@ -1,5 +1,5 @@
-/* A reference move generator for the tests, written from docs/rules.md (and, for Turkish
- * draughts, docs/turkish.md) alone.
+/* A reference move generator for the tests, written from docs/rules.md alone (Turkish
+ * draughts: its section 8).
  *
  * It is meant to be obviously right rather than fast, and independent of core/movegen.c:
  * the board is a plain 2-D array indexed [file][rank] (as White sees it: file 0 = a,

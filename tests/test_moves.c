@@ -339,7 +339,7 @@ static void test_no_legal_move(void **state)
     assert_moves("spanish", "B:W1:B", "");
 }
 
-/* ---- Turkish draughts (docs/turkish.md) ------------------------------------------- */
+/* ---- Turkish draughts (docs/rules.md, section 8) -------------------------------- */
 
 /* The rules of Turkish draughts with one field changed: a reading damero does not play. */
 static struct variant turkish_with(bool promote_mid_capture)
@@ -433,7 +433,7 @@ static void test_turkish_crowned_at_end_of_capture(void **state)
 }
 
 /* A man reaching the last rank during a capture "is crowned at once and goes on as a
- * king" (the reading damero plays, docs/turkish.md). c6 takes c7 and is crowned on c8;
+ * king" (the reading damero plays, docs/rules.md, section 8). c6 takes c7 and is crowned on c8;
  * as a king it takes the king f8, three squares away, landing on g8 or h8 (it may not turn
  * back down). A man on c8 would have had nothing to take: under the other reading the
  * capture ends there. */
@@ -455,7 +455,7 @@ static void test_turkish_crowned_mid_capture(void **state)
 }
 
 /* Captures that take the same pieces in the same order to the same square, a flying king
- * touching down on different squares in between, are one move (docs/turkish.md on the
+ * touching down on different squares in between, are one move (docs/rules.md, section 8 on the
  * perft figures): the king a5 takes b5, touches down on c5 or d5 (both see e5), takes e5
  * and lands on f5, g5 or h5: three moves, under both duplicate conventions. */
 static void test_turkish_touchdowns_count_once(void **state)
@@ -474,7 +474,7 @@ static void test_turkish_touchdowns_count_once(void **state)
     }
 }
 
-/* "A side left with one piece against one piece": the game is over, drawn (docs/turkish.md:
+/* "A side left with one piece against one piece": the game is over, drawn (docs/rules.md, section 8:
  * the federation's rule, damero's reading), whatever the pieces and whoever is to move;
  * with more pieces it goes on. Under the other reading a lone man against a lone king has
  * lost. The move generator still lists moves: the rule is applied by what values

@@ -44,7 +44,7 @@ static const struct perft_case cases[] = {
     { "russian", NULL, MOVES_KEEP_DUPLICATES, 8,
       { 7, 49, 302, 1469, 7482, 37986, 190146, 929905 } },
     /* Turkish draughts: the figures another Turkish program publishes to depth 5 and
-     * beyond (docs/turkish.md); no two captures of the same pieces differ in order yet. */
+     * beyond (docs/rules.md, section 8); no two captures of the same pieces differ in order yet. */
     { "turkish", NULL, 0, 6, { 8, 64, 708, 7538, 85090, 931312 } },
     { "turkish", NULL, MOVES_KEEP_DUPLICATES, 6, { 8, 64, 708, 7538, 85090, 931312 } },
     /* A tactical middle-game position rich in multiple captures. */
@@ -66,7 +66,7 @@ static const struct perft_case deep_cases[] = {
         1665861398 } },
     /* Turkish from depth 7 on: one move per pieces taken and end, as the reference counts
      * too (tests/test_reference.c); that program, which counts a flying king's different
-     * touch-downs apart, publishes 10 782 382 and 123 290 300 (docs/turkish.md). */
+     * touch-downs apart, publishes 10 782 382 and 123 290 300 (docs/rules.md, section 8). */
     { "turkish", NULL, 0, 8,
       { 8, 64, 708, 7538, 85090, 931312, 10782308, 123285642 } },
     { "turkish", NULL, MOVES_KEEP_DUPLICATES, 8,
@@ -145,7 +145,7 @@ static void test_colour_flip_symmetry(void **state)
 }
 
 /* On the orthogonal board men step left and right alike, so the mirror of the files is a
- * symmetry of Turkish draughts too (docs/turkish.md: what the index could use). */
+ * symmetry of Turkish draughts too (docs/rules.md, section 8: what the index could use). */
 static void test_turkish_mirror_symmetry(void **state)
 {
     const struct variant *v = test_variant("turkish");

@@ -64,7 +64,7 @@ static const struct ref_perft_case ref_perft_cases[] = {
     { "italian", NULL, 5, { 7, 49, 302, 1469, 7361 } },
     { "international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38", 7,
       { 6, 12, 30, 73, 215, 590, 1944 } },
-    /* docs/turkish.md: the figures another Turkish draughts program publishes */
+    /* docs/rules.md, section 8: the figures another Turkish draughts program publishes */
     { "turkish", NULL, 5, { 8, 64, 708, 7538, 85090 } },
 };
 
@@ -107,7 +107,7 @@ static void test_reference_perft(void **state)
 }
 
 /* Turkish draughts from depth 7 on, where the figures another program publishes part
- * from damero's (docs/turkish.md): 10 782 308 at depth 7 with each capture counted once
+ * from damero's (docs/rules.md, section 8): 10 782 308 at depth 7 with each capture counted once
  * per pieces taken and end (core's count, tests/test_perft.c), 10 782 382 when captures
  * that differ only in where a flying king touched down between two jumps count apart, as
  * that program counts; at depth 8, 123 285 642 and 123 290 300. The reference, with and
@@ -420,7 +420,7 @@ int main(void)
     for (const struct variant *v = variants; v->name && n < sizeof tests / sizeof tests[0]; v++)
         tests[n++] = (struct CMUnitTest){ .name = v->name, .test_func = test_against_reference,
                                           .initial_state = (void *)v };
-    /* The reading of Turkish mid-capture promotion damero does not play (docs/turkish.md):
+    /* The reading of Turkish mid-capture promotion damero does not play (docs/rules.md, section 8):
      * a man that reaches the last rank during a capture goes on as a man. */
     static struct variant turkish_crowned_at_end;
     turkish_crowned_at_end = *variant_by_name("turkish");

@@ -335,7 +335,7 @@ int main(void)
         tests[n++] = (struct CMUnitTest){ name, test_generator_matches, NULL, NULL, (void *)v };
     }
     /* The readings of the Turkish rule on lone pieces damero does not play
-     * (docs/turkish.md): the game played on, and a lone man lost to a lone king. Both
+     * (docs/rules.md, section 8): the game played on, and a lone man lost to a lone king. Both
      * reach the solver's decided and drawn ends of a game without a move. */
     static struct variant play_on, man_loses;
     play_on = man_loses = *variant_by_name("turkish");
