@@ -19,8 +19,8 @@ static const char help[] =
     "is not.\n"
     "\n"
     "  --variant NAME  only this variant's folder (default: every variant's folder there is)\n"
-    "  --dir DIR       the table root, as given to 'damero gen --dir' (default: tables); the\n"
-    "                  root may also be given as the one operand\n";
+    "  --dir DIR       the table root, as given to 'damero gen --dir' (default:\n"
+    "                  " DEFAULT_DIR_HELP "); the root may also be the one operand\n";
 
 struct check_args {
     const char *variant; /* NULL: every variant */
@@ -91,7 +91,7 @@ static int check_variant(const char *variant, const char *dir)
 
 int cmd_check(int argc, char **argv)
 {
-    struct check_args a = { NULL, "tables" };
+    struct check_args a = { NULL, default_table_dir() };
     int status = parse_args(argc, argv, &a), bad = 0, variants = 0;
     const char *name;
     char folder[4096];

@@ -65,6 +65,12 @@ int parse_int(const char *cmd, const char *option, const char *text, int min, in
     return 0;
 }
 
+const char *default_table_dir(void)
+{
+    const char *dir = getenv("DAMERO_TABLES");
+    return dir && *dir ? dir : "tables";
+}
+
 void print_json_count(int n)
 {
     if (n < 0)

@@ -55,6 +55,7 @@ struct tb_table {
 
 struct damero_tb {
     const struct variant *v;
+    char root[PATH_SIZE];                  /* dir, as given to damero_open */
     char dir[PATH_SIZE];                   /* dir/<variant> */
     struct tb_table *by_code[MATERIAL_CODES];
     int max_pieces;
@@ -68,7 +69,12 @@ struct damero_tb {
     int number_of_bit[MAX_SQUARES];        /* internal bit -> square number, 0 if none */
 };
 
-static _Thread_local char last_error[512];
+static _Thread_local char last_error[3 * PATH_SIZE];
+
+const char *damero_version(void)
+{
+    return DAMERO_VERSION;
+}
 
 const char *damero_error_message(void)
 {
@@ -305,6 +311,7 @@ int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero
         return fail(DAMERO_ERR_MEMORY, "out of memory opening the tables");
     }
     tb->v = v;
+    snprintf(tb->root, sizeof tb->root, "%s", dir);
     snprintf(tb->dir, sizeof tb->dir, "%s/%s", dir, v->name);
     number_squares(tb);
     tb->cache = block_cache_create(cache_bytes, &failed);
@@ -521,9 +528,15 @@ static int find_table(damero_tb *tb, const struct position *p, unsigned needed,
             continue;
         if (!table || atomic_load_explicit(&table->file[metric - 1].state,
                                            memory_order_relaxed) == FILE_ABSENT) {
-            material_name(&l.material, name);
-            return fail(DAMERO_ERR_MISSING, "no %s table for %s in %s",
-                        table_metric_suffix((enum table_metric)metric), name, tb->dir);
+            /* the material as the position has it, White's pieces first, which is also
+             * how `damero gen` takes it */
+            struct material as_played = material_of(p);
+            material_name(&as_played, name);
+            return fail(DAMERO_ERR_MISSING,
+                        "no %s table for %s in %s: build it with 'damero gen --variant %s "
+                        "--dir %s %s'",
+                        table_metric_suffix((enum table_metric)metric), name, tb->dir,
+                        tb->v->name, tb->root, name);
         }
         status = use_file(tb, table, (enum table_metric)metric);
     }

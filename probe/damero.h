@@ -39,7 +39,19 @@
 extern "C" {
 #endif
 
-#define DAMERO_VERSION "0.1.0"
+/* The version of this header: the one place the project's version number is written
+ * (CMakeLists.txt reads it from here). MAJOR is the shared library's soname
+ * (libdamero.so.MAJOR), raised when a change breaks programs built against an older
+ * header; MINOR when functions are added; PATCH for fixes. damero_version() says which
+ * library a program actually runs with. */
+#define DAMERO_VERSION_MAJOR 0
+#define DAMERO_VERSION_MINOR 1
+#define DAMERO_VERSION_PATCH 0
+#define DAMERO_STRINGIFY_(x) #x
+#define DAMERO_STRINGIFY(x) DAMERO_STRINGIFY_(x)
+#define DAMERO_VERSION                                                                  \
+    DAMERO_STRINGIFY(DAMERO_VERSION_MAJOR) "." DAMERO_STRINGIFY(DAMERO_VERSION_MINOR) "." \
+        DAMERO_STRINGIFY(DAMERO_VERSION_PATCH)
 
 enum damero_status {
     DAMERO_OK = 0,
@@ -91,9 +103,14 @@ typedef struct damero_move {
 
 typedef struct damero_tb damero_tb;
 
+/* The version of the library running, "MAJOR.MINOR.PATCH" (DAMERO_VERSION as the library
+ * was built): a program built against another header can compare. Thread-safe. */
+const char *damero_version(void);
+
 /* The message of the last call in this thread that failed: one sentence naming what went
- * wrong ("no table for KKKMvK in tables/russian"). Valid until this thread's next failed
- * call. Thread-safe. */
+ * wrong and, where it can, how to fix it ("no .wdl table for KKKMvK in tables/russian:
+ * build it with 'damero gen --variant russian --dir tables KKKMvK'"). Valid until this
+ * thread's next failed call. Thread-safe. */
 const char *damero_error_message(void);
 
 /* Opens the tables of a variant: the files dir/<variant>/<material>.{wdl,dtm,mtc} that

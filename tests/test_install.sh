@@ -93,9 +93,9 @@ fi
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 checks=$((checks + 1))
 version=$(pkg-config --modversion damero)
-header_version=$(sed -n 's/^#define DAMERO_VERSION "\(.*\)"$/\1/p' "$prefix/include/damero.h")
-if [ -z "$version" ] || [ "$version" != "$header_version" ]; then
-  fail "pkg-config --modversion damero says '$version', damero.h says '$header_version'"
+command_version=$("$prefix/bin/damero" --version)
+if [ -z "$version" ] || [ "$command_version" != "damero $version" ]; then
+  fail "pkg-config --modversion damero says '$version', damero --version '$command_version'"
 fi
 
 mkdir -p "$tmp/tables/russian"

@@ -182,7 +182,7 @@ check "spanish: 6 wrong" has_line "     8     7     W     5"
 check "spanish: 32 = a8 wrong" has_line "    32    31    30    29"
 
 # --- bad input: exit 2; missing or damaged tables: exit 1; a message either way -------
-expect 1 "no .dtm table for KKKKvK in $t/russian" -- \
+expect 1 "no .dtm table for KKKKvK in $t/russian: build it with 'damero gen --variant russian --dir $t KKKKvK'" -- \
   probe --variant russian --dir "$t" "W:WKa1,Kc1,Ke1,Kg1:BKh8"
 expect 1 "table for KKKKvK" -- line --variant russian --dir "$t" "W:WKa1,Kc1,Ke1,Kg1:BKh8"
 expect 2 "'z9' is not a square of the russian board" -- probe --variant russian --dir "$t" "W:Wz9:BKh8"
@@ -219,10 +219,11 @@ expect 0 "White to move wins" -- probe --variant russian --dir "$d" "W:WKa1,Kc3:
 # --- many positions: one FEN a line, one result a line, bad lines reported in place -----
 batch=$tmp/batch.txt
 printf 'W:WKa1,Kc3:BKh8\n\n  garbage \nW:WKa1:BKh8\r\nW:WKa1,Kc1,Ke1:BKh8,Kg7\nW:Wc3:Bf6\n' >"$batch"
-want='W:WKa1,Kc3:BKh8 win 3 2
+fix="build it with 'damero gen --variant russian --dir $t KKKvKK'"
+want="W:WKa1,Kc3:BKh8 win 3 2
 garbage error: bad FEN at column 1: expected W or B
 W:WKa1:BKh8 loss 2 2
-W:WKa1,Kc1,Ke1:BKh8,Kg7 error: no .dtm table for KKKvKK in '"$t"'/russian'
+W:WKa1,Kc1,Ke1:BKh8,Kg7 error: no .dtm table for KKKvKK in $t/russian: $fix"
 expect 1 "2 lines could not be probed" -- probe --variant russian --dir "$t" --input "$batch"
 checks=$((checks + 1))
 got=$("$damero" probe --variant russian --dir "$t" --input "$batch" 2>/dev/null | head -4)

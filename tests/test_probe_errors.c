@@ -446,7 +446,10 @@ static void test_missing_material(void **state)
     damero_tb *tb = open_master(f);
     expect_missing(tb, "W:WKa1,Kc1,Ke1:BKh8,Kg7", "KKKvKK"); /* 5 pieces */
     expect_missing(tb, "W:WKa1,Kc1:BKh8,Kg7", "KKvKK");       /* 4 */
-    expect_missing(tb, "B:WKa1:BKh8,Kg7,e7", "KKMvK");        /* 4, colours flipped */
+    /* 4, more black pieces: named as the position has them, as `damero gen` takes it */
+    expect_missing(tb, "B:WKa1:BKh8,Kg7,e7", "KvKKM");
+    assert_message_has("the fix", "build it with 'damero gen --variant russian --dir ");
+    assert_message_has("the fix", "/master KvKKM'");
     damero_close(tb);
 }
 
