@@ -24,7 +24,7 @@ static const char help[] =
     "  MATERIAL        a material such as KKKvK or KMvK: White's pieces, 'v', Black's;\n"
     "                  K = king, M = man, kings first\n"
     "  --threads T     use T threads (default: every core); the tables are the same\n"
-    "  --dir DIR       the table root (default: tables)\n"
+    "  --dir DIR       the table root (default: " DEFAULT_DIR_HELP ")\n"
     "  --self-check    recompute every position of every table (built or found) from its\n"
     "                  moves and stop at the first that disagrees ('--verify' is the old\n"
     "                  name, kept for now; 'damero verify' is another command)\n"
@@ -98,7 +98,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 
 int cmd_gen(int argc, char **argv)
 {
-    struct gen_args a = { .dir = "tables" };
+    struct gen_args a = { .dir = default_table_dir() };
     struct build_report report;
     struct build_options options = { .progress = isatty(STDERR_FILENO), .report = &report };
     struct tableset ts;

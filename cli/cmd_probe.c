@@ -1,6 +1,10 @@
 /* damero probe: the value of a position and of each of its moves, from the tables. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -8,6 +12,7 @@
 
 static const char help[] =
     "usage: damero probe --variant NAME [--dir DIR] [--json] [--cache MB] FEN\n"
+    "       damero probe --variant NAME [--dir DIR] [--json] [--cache MB] [--input FILE]\n"
     "\n"
     "Prints what the position FEN (in the variant's notation, e.g. W:WKa1,Kc3,Ke1:BKh8 or\n"
     "B:W18,K28:BK1) is worth to the side to move: win, draw or loss, with DTM (plies to\n"
@@ -19,22 +24,33 @@ static const char help[] =
     "piece each is a draw), there is no move either. The tables of the position's\n"
     "material, and of every material its\n"
     "captures lead to, must have been built with 'damero gen'.\n"
+    "\n"
+    "Without a FEN, probes many positions: one FEN a line from FILE (--input) or standard\n"
+    "input, the tables opened once, and prints one line per position, in order: the FEN as\n"
+    "given, then its value, DTM and MTC in plies ('-' in a draw), as in\n"
+    "  W:WKc3:Bd8,f6 win 9 3\n"
+    "or, for a line that cannot be probed, the FEN and 'error:' with the reason; the run goes\n"
+    "on, and exits 1 at the end when any line failed. Blank lines are skipped.\n"
     "\n" TABLE_OPTIONS_HELP
     "  --json          one JSON object: variant, fen (as damero writes it), wdl (\"win\",\n"
     "                  \"draw\" or \"loss\"), dtm, mtc and moves, a list of {move, wdl, dtm,\n"
     "                  mtc, after (the FEN the move leads to)}, best first; dtm and mtc in\n"
     "                  plies, null in a draw\n"
+    "                  (batch: one JSON object a line, {fen, wdl, dtm, mtc} or {fen, error})\n"
+    "  --input FILE    the FENs to probe, one a line ('-': standard input, the default\n"
+    "                  when no FEN is given)\n"
     "  --cache MB      the most memory the table block cache may use (default: 64)\n"
     "\n"
     "A ply is one side's move. Where a count is also given in moves, those are the moves\n"
     "of the side to move: (plies + 1) / 2, rounded down (a win in 7 plies is 4 moves of\n"
     "the winner's; a loss in 6 plies is 3 moves of the loser's).\n";
 
-static int parse_args(int argc, char **argv, struct table_args *a)
+static int parse_args(int argc, char **argv, struct table_args *a, const char **input)
 {
     static const struct option longopts[] = {
         TABLE_LONGOPTS,
         { "cache", required_argument, NULL, 'c' },
+        { "input", required_argument, NULL, 'i' },
         { NULL, 0, NULL, 0 },
     };
     int opt, status, cache_mb;
@@ -46,9 +62,21 @@ static int parse_args(int argc, char **argv, struct table_args *a)
             if (parse_int("probe", "--cache", optarg, 0, 1 << 20, &cache_mb) < 0)
                 return EXIT_USAGE;
             a->cache_bytes = (size_t)cache_mb << 20;
+        } else if (opt == 'i') {
+            *input = optarg;
         } else if ((status = table_option("probe", help, opt, argv, a)) != EXIT_OK) {
             return status;
         }
+    }
+    if (optind == argc || *input) { /* a batch: the FENs come from a file */
+        if (!a->variant)
+            return usage_error("probe", "--variant is required");
+        if (optind < argc)
+            return usage_error("probe", "give the FENs either as --input or as one operand, "
+                                        "not both");
+        if (!*input)
+            *input = "-";
+        return EXIT_OK;
     }
     return table_operands("probe", argc, argv, a);
 }
@@ -136,16 +164,100 @@ static int probe(damero_tb *tb, const struct table_args *a, const damero_positio
     return EXIT_OK;
 }
 
+/* ---- many positions ---- */
+
+/* One line of a batch: the value of the FEN, or the reason there is none. Returns
+ * whether it was probed. */
+static bool probe_line(damero_tb *tb, const char *fen, bool json)
+{
+    damero_position pos;
+    damero_value value;
+    int status = damero_parse_fen(tb, fen, &pos);
+    if (status == DAMERO_OK)
+        status = damero_probe(tb, &pos, &value);
+    if (json) {
+        printf("{\"fen\": ");
+        print_json_string(stdout, fen);
+        if (status == DAMERO_OK) {
+            printf(", ");
+            print_json_value(&value);
+        } else {
+            printf(", \"error\": ");
+            print_json_string(stdout, damero_error_message());
+        }
+        printf("}\n");
+    } else if (status == DAMERO_OK && value.wdl == DAMERO_DRAW) {
+        printf("%s draw - -\n", fen);
+    } else if (status == DAMERO_OK) {
+        printf("%s %s %d %d\n", fen, wdl_word(value.wdl), value.dtm, value.mtc);
+    } else {
+        printf("%s error: %s\n", fen, damero_error_message());
+    }
+    return status == DAMERO_OK;
+}
+
+/* Probes every line of `in`. Returns the exit code. */
+static int probe_stream(damero_tb *tb, FILE *in, const char *name, bool json)
+{
+    char *line = NULL;
+    size_t size = 0;
+    ssize_t length;
+    long failed = 0;
+    while ((length = getline(&line, &size, in)) >= 0) {
+        while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r' ||
+                              line[length - 1] == ' ' || line[length - 1] == '\t'))
+            line[--length] = '\0';
+        const char *fen = line + strspn(line, " \t");
+        if (*fen)
+            failed += !probe_line(tb, fen, json);
+    }
+    bool read_error = ferror(in);
+    free(line);
+    if (read_error) {
+        fprintf(stderr, "damero probe: cannot read %s\n", name);
+        return EXIT_FAILURE_RUN;
+    }
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "damero probe: cannot write the results\n");
+        return EXIT_FAILURE_RUN;
+    }
+    if (failed)
+        fprintf(stderr, "damero probe: %ld line%s could not be probed\n", failed,
+                failed == 1 ? "" : "s");
+    return failed ? EXIT_FAILURE_RUN : EXIT_OK;
+}
+
+static int probe_batch(const struct table_args *a, const char *input)
+{
+    damero_tb *tb = NULL;
+    bool from_stdin = strcmp(input, "-") == 0;
+    FILE *in = from_stdin ? stdin : fopen(input, "r");
+    if (!in) {
+        fprintf(stderr, "damero probe: cannot open %s: %s\n", input, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    int status = damero_open(a->variant, a->dir, a->cache_bytes, &tb) == DAMERO_OK
+                     ? probe_stream(tb, in, from_stdin ? "standard input" : input, a->json)
+                     : probe_failure("probe");
+    damero_close(tb);
+    if (!from_stdin)
+        fclose(in);
+    return status;
+}
+
 int cmd_probe(int argc, char **argv)
 {
     struct table_args a = table_args_default();
     damero_tb *tb = NULL;
     damero_position pos;
     damero_move *moves;
-    int status = parse_args(argc, argv, &a);
+    const char *input = NULL;
+    int status = parse_args(argc, argv, &a, &input);
 
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
+    if (input)
+        return probe_batch(&a, input);
     if (!(moves = malloc(DAMERO_MAX_MOVES * sizeof *moves))) {
         fprintf(stderr, "damero probe: out of memory\n");
         return EXIT_FAILURE_RUN;

@@ -29,7 +29,8 @@ static const char help[] =
     "\n"
     "  --variant NAME  one variant, or all (the default)\n"
     "  --pieces N      endings of up to N pieces (default 4)\n"
-    "  --dir DIR       the table root (default: tables), as for 'damero gen'\n"
+    "  --dir DIR       the table root, as for 'damero gen' (default:\n"
+    "                  " DEFAULT_DIR_HELP ")\n"
     "  --json          one JSON object per variant: variant, rules (name, limit, unit,\n"
     "                  convention, results: side_to_move, positions, wins, longest_win,\n"
     "                  wins_beyond_limit, example_fen); a list of them for all variants\n"
@@ -117,7 +118,7 @@ static int verify_variant(const struct verify_args *a, const struct variant *v,
 
 int cmd_verify(int argc, char **argv)
 {
-    struct verify_args a = { .dir = "tables", .pieces = 4 };
+    struct verify_args a = { .dir = default_table_dir(), .pieces = 4 };
     char err[2048];
     int status = parse_args(argc, argv, &a);
     if (status != EXIT_OK)

@@ -2,6 +2,8 @@
 #ifndef DAMERO_CLI_OPTIONS_H
 #define DAMERO_CLI_OPTIONS_H
 
+#include <stdio.h>
+
 struct variant; /* core/variant.h, for the commands that use the rules themselves */
 
 enum exit_code { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
@@ -26,7 +28,18 @@ const struct variant *parse_variant(const char *cmd, const char *name);
 int parse_int(const char *cmd, const char *option, const char *text, int min, int max,
               int *value);
 
+/* The table root when no --dir is given: $DAMERO_TABLES when set and not empty, else
+ * "tables" (in the current directory). */
+const char *default_table_dir(void);
+
+/* The help line of that default, for every command's --dir. */
+#define DEFAULT_DIR_HELP "$DAMERO_TABLES, or tables when it is not set"
+
 /* Prints n as a JSON number, or null when it is negative (a draw has no DTM or MTC). */
 void print_json_count(int n);
+
+/* Prints s as a JSON string, quoted, with quotes, backslashes and control characters
+ * escaped. */
+void print_json_string(FILE *f, const char *s);
 
 #endif

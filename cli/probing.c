@@ -6,7 +6,7 @@
 
 struct table_args table_args_default(void)
 {
-    return (struct table_args){ .dir = "tables", .cache_bytes = (size_t)DEFAULT_CACHE_MB << 20 };
+    return (struct table_args){ .dir = default_table_dir(), .cache_bytes = (size_t)DEFAULT_CACHE_MB << 20 };
 }
 
 int table_option(const char *cmd, const char *help, int opt, char *const *argv,

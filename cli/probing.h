@@ -19,7 +19,8 @@
 /* Their help. */
 #define TABLE_OPTIONS_HELP \
     "  --variant NAME  the rules (see 'damero --help' for the list)\n" \
-    "  --dir DIR       the table root, as given to 'damero gen --dir' (default: tables);\n" \
+    "  --dir DIR       the table root, as given to 'damero gen --dir' (default:\n" \
+    "                  " DEFAULT_DIR_HELP ");\n" \
     "                  the tables are read from DIR/NAME/\n"
 
 /* The block cache of damero_open, in MB (the range the header suggests for an engine). */

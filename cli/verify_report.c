@@ -327,29 +327,18 @@ static void print_text(FILE *f, bool md, const struct variant_report *r)
 
 /* ---- JSON ---- */
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void json_result(const struct rule_section *s, const struct rule_result *x,
                         const struct example_line *line)
 {
     const struct limit_reading *r = &s->report.rule->readings[x->reading];
     printf("        {\"ending\": ");
-    json_string(stdout, x->ending);
+    print_json_string(stdout, x->ending);
     printf(", \"side_to_move\": ");
-    json_string(stdout, side_words(s, x->strong_to_move));
+    print_json_string(stdout, side_words(s, x->strong_to_move));
     printf(", \"reading\": %d, \"limit\": %d, \"unit\": ", x->reading + 1, r->limit);
-    json_string(stdout, unit_words(r->unit));
+    print_json_string(stdout, unit_words(r->unit));
     printf(", \"convention\": ");
-    json_string(stdout, r->source);
+    print_json_string(stdout, r->source);
     printf(",\n         \"positions\": %" PRIu64 ", \"wins\": %" PRIu64 ", \"longest_win\": ",
            x->positions, x->wins);
     print_json_count(x->longest);
@@ -357,7 +346,7 @@ static void json_result(const struct rule_section *s, const struct rule_result *
     print_json_count(x->longest_plies);
     printf(", \"wins_beyond_limit\": %" PRIu64 ", \"example_fen\": ", x->wins_beyond_limit);
     if (x->example_fen[0])
-        json_string(stdout, x->example_fen);
+        print_json_string(stdout, x->example_fen);
     else
         printf("null");
     if (s->report.rule->counts_from_precondition)
@@ -377,18 +366,18 @@ static void json_rule(const struct rule_section *s)
     const struct move_limit_rule *rule = s->report.rule;
     static const char *status_words[] = { "checked", "no position", "needs more pieces" };
     printf("    {\"name\": ");
-    json_string(stdout, rule->name);
+    print_json_string(stdout, rule->name);
     printf(", \"limit\": %d, \"unit\": ", rule->readings[0].limit);
-    json_string(stdout, unit_words(rule->readings[0].unit));
+    print_json_string(stdout, unit_words(rule->readings[0].unit));
     printf(", \"convention\": ");
-    json_string(stdout, rule->readings[0].source);
+    print_json_string(stdout, rule->readings[0].source);
     printf(",\n     \"words\": ");
-    json_string(stdout, rule->words);
+    print_json_string(stdout, rule->words);
     printf(", \"status\": ");
-    json_string(stdout, status_words[s->report.status]);
+    print_json_string(stdout, status_words[s->report.status]);
     if (s->report.status != RULE_CHECKED) {
         printf(", \"message\": ");
-        json_string(stdout, s->report.message);
+        print_json_string(stdout, s->report.message);
     }
     printf(",\n     \"results\": [");
     int printed = 0;

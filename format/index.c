@@ -195,28 +195,31 @@ static uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, uin
     return best;
 }
 
-static int build_classes(struct material_index *ix)
+uint64_t index_class_words(const struct material_index *ix)
 {
-    uint64_t words = ix->unreduced_size / 64 + 1;
-    ix->class_bits = calloc(words, sizeof *ix->class_bits);
-    ix->class_rank = calloc(words + 1, sizeof *ix->class_rank);
-    if (!ix->class_bits || !ix->class_rank)
-        return -1;
-#pragma omp parallel for schedule(static)
-    for (uint64_t w = 0; w < words; w++) {
-        uint64_t bits = 0;
-        for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
-            bb_t wk, bk;
-            kings_unrank(ix, ix->g->board, r, &wk, &bk);
-            if (class_min(ix, wk, bk, NULL) == r)
-                bits |= (uint64_t)1 << (r % 64);
-        }
-        ix->class_bits[w] = bits;
+    return ix->reduced ? ix->unreduced_size / 64 + 1 : 0;
+}
+
+void index_mark_classes(struct material_index *ix, uint64_t w)
+{
+    uint64_t bits = 0;
+    for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
+        bb_t wk, bk;
+        kings_unrank(ix, ix->g->board, r, &wk, &bk);
+        if (class_min(ix, wk, bk, NULL) == r)
+            bits |= (uint64_t)1 << (r % 64);
     }
+    ix->class_bits[w] = bits;
+}
+
+void index_count_classes(struct material_index *ix)
+{
+    uint64_t words = index_class_words(ix);
+    if (!ix->reduced)
+        return;
     for (uint64_t w = 0; w < words; w++)
         ix->class_rank[w + 1] = ix->class_rank[w] + (uint64_t)bb_count(ix->class_bits[w]);
     ix->size = ix->class_rank[words];
-    return 0;
 }
 
 static int build_men_starts(struct material_index *ix)
@@ -235,7 +238,7 @@ static int build_men_starts(struct material_index *ix)
     return 0;
 }
 
-int index_init(struct material_index *ix, const struct variant *v, const struct material *m)
+int index_start(struct material_index *ix, const struct variant *v, const struct material *m)
 {
     const struct geometry *g = v->board();
     int men = material_men(m);
@@ -255,12 +258,27 @@ int index_init(struct material_index *ix, const struct variant *v, const struct 
     for (int sym = 0; sym < g->num_syms; sym++)
         for (int d = 0; d < g->num_squares; d++)
             ix->image[sym][d] = (uint8_t)g->dense_of[g->symmetric[sym][g->square_bit[d]]];
-    if (ix->reduced && build_classes(ix) < 0)
-        goto fail;
+    if (ix->reduced) {
+        uint64_t words = index_class_words(ix);
+        ix->class_bits = calloc(words, sizeof *ix->class_bits);
+        ix->class_rank = calloc(words + 1, sizeof *ix->class_rank);
+        if (!ix->class_bits || !ix->class_rank)
+            goto fail;
+    }
     return 0;
 fail:
     index_free(ix);
     return -1;
+}
+
+int index_init(struct material_index *ix, const struct variant *v, const struct material *m)
+{
+    if (index_start(ix, v, m) < 0)
+        return -1;
+    for (uint64_t w = 0; w < index_class_words(ix); w++)
+        index_mark_classes(ix, w);
+    index_count_classes(ix);
+    return 0;
 }
 
 void index_free(struct material_index *ix)

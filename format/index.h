@@ -39,9 +39,18 @@ struct material_index {
     uint8_t image[NUM_SYMS][MAX_SQUARES]; /* reduced: dense square -> its image's */
 };
 
-/* Prepares the numbering of material m on the variant's board. Returns 0, or -1 when
- * memory runs out. */
+/* Prepares the numbering of material m on the variant's board, on the calling thread
+ * (libdamero starts no thread). Returns 0, or -1 when memory runs out. */
 int index_init(struct material_index *ix, const struct variant *v, const struct material *m);
+
+/* index_init in steps, for the generator, which finds the symmetry classes of a kings-only
+ * material on all its threads: index_start; then index_mark_classes for every word w below
+ * index_class_words (none when the material has men), in any order and on any thread;
+ * then index_count_classes. index_start returns as index_init. */
+int index_start(struct material_index *ix, const struct variant *v, const struct material *m);
+uint64_t index_class_words(const struct material_index *ix);
+void index_mark_classes(struct material_index *ix, uint64_t w);
+void index_count_classes(struct material_index *ix);
 void index_free(struct material_index *ix);
 
 /* The index of p, whose material must be exactly ix->m (p->side is ignored). For a

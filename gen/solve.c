@@ -596,7 +596,7 @@ int solve_material(const struct tableset *ts, const struct material *m,
 
     memset(out, 0, sizeof *out);
     out->m = *m;
-    if (index_init(&out->ix, ts->v, m) < 0)
+    if (tableset_index_init(&out->ix, ts->v, m) < 0)
         goto no_memory;
     for (int side = WHITE; side <= BLACK; side++) {
         out->dtm[side] = malloc(out->ix.size * sizeof(dtm_t));

@@ -6,6 +6,19 @@
 
 #include "format/lookup.h"
 
+int tableset_index_init(struct material_index *ix, const struct variant *v,
+                        const struct material *m)
+{
+    if (index_start(ix, v, m) < 0)
+        return -1;
+    uint64_t words = index_class_words(ix);
+#pragma omp parallel for schedule(static)
+    for (uint64_t w = 0; w < words; w++)
+        index_mark_classes(ix, w);
+    index_count_classes(ix);
+    return 0;
+}
+
 void tableset_init(struct tableset *ts, const struct variant *v, const char *dir)
 {
     memset(ts, 0, sizeof *ts);
@@ -127,7 +140,7 @@ const struct table *tableset_get(struct tableset *ts, const struct material *m, 
         snprintf(err, err_size, "no %s table of %s in memory", ts->v->name, name);
         return NULL;
     }
-    if (index_init(&t.ix, ts->v, m) < 0) {
+    if (tableset_index_init(&t.ix, ts->v, m) < 0) {
         snprintf(err, err_size, "out of memory");
         return NULL;
     }

@@ -29,6 +29,11 @@ struct tableset {
     struct table *by_code[MATERIAL_CODES]; /* by material_code() of the canonical material */
 };
 
+/* index_init on all the OpenMP threads: the symmetry classes of a large kings-only
+ * material take seconds to find on one. Returns 0, or -1 when memory runs out. */
+int tableset_index_init(struct material_index *ix, const struct variant *v,
+                        const struct material *m);
+
 /* An empty set for variant v. dir is where table files are read (and written by a
  * build): usually "tables/<variant>". NULL keeps everything in memory. */
 void tableset_init(struct tableset *ts, const struct variant *v, const char *dir);

@@ -105,11 +105,19 @@ void block_cache_free(struct block_cache *c)
     free(c);
 }
 
+int block_cache_reserve_files(struct block_cache *c, size_t files)
+{
+    if (!c)
+        return 0;
+    return array_reserve(&c->blocks, &c->files_capacity, files, sizeof *c->blocks);
+}
+
 int64_t block_cache_add_file(struct block_cache *c, uint64_t num_blocks)
 {
     if (!c)
         return 0;
-    if (array_reserve(&c->blocks, &c->files_capacity, c->num_files + 1, sizeof *c->blocks) < 0 ||
+    /* never grown here: lookups may be reading c->blocks */
+    if (c->num_files >= c->files_capacity ||
         !(c->blocks[c->num_files] = calloc(num_blocks + 1, sizeof **c->blocks)))
         return -1;
     return (int64_t)c->num_files++;

@@ -23,9 +23,15 @@ struct block_cache;
 struct block_cache *block_cache_create(size_t bytes, bool *failed);
 void block_cache_free(struct block_cache *c);
 
+/* Makes room for `files` files in all, so that registering them never moves what
+ * lookups read. Returns 0, or -1 when memory runs out. c may be NULL. Not thread-safe:
+ * call it before probing. */
+int block_cache_reserve_files(struct block_cache *c, size_t files);
+
 /* Registers a file of num_blocks blocks; returns its number for the calls below, or -1
- * when memory runs out. c may be NULL (returns 0). Not thread-safe: register every file
- * before probing. */
+ * when memory runs out or no room was reserved for it. c may be NULL (returns 0). Safe
+ * while other threads look up and insert blocks of files registered before; calls to it
+ * must not overlap each other. */
 int64_t block_cache_add_file(struct block_cache *c, uint64_t num_blocks);
 
 /* When block `block` of file `file` is cached, stores its value k in *value and returns

@@ -4,7 +4,9 @@
 #include "probe/damero.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,20 +30,38 @@ _Static_assert(DAMERO_SQUARE_NAME_SIZE == SQUARE_NAME_SIZE, "the public size is 
 #define NUM_METRICS 3
 #define PATH_SIZE 4096
 
+/* One table file of a material: listed when the handle opens, mapped and checked on
+ * first use. The state only ever moves from FILE_LISTED to FILE_OPEN or FILE_FAILED, under
+ * the material's lock; a probe that reads FILE_OPEN (acquire) sees the map, the cache
+ * number and the material's index as they were made before (release). */
+enum file_state { FILE_ABSENT, FILE_LISTED, FILE_OPEN, FILE_FAILED };
+
+struct tb_file {
+    atomic_int state;      /* enum file_state */
+    struct table_map map;  /* once FILE_OPEN */
+    uint32_t cache_file;   /* once FILE_OPEN: the file's number in the block cache */
+    int status;            /* once FILE_FAILED: why, as a damero status and a sentence */
+    char *message;
+};
+
 /* One material's tables: its index and whichever of its three files exist. */
 struct tb_table {
     struct material m;
-    struct material_index ix;
-    struct table_map file[NUM_METRICS]; /* by metric - 1; .file is NULL when absent */
-    uint32_t cache_file[NUM_METRICS];   /* the file's number in the block cache */
+    pthread_mutex_t lock;                /* held while one of the files opens */
+    bool indexed;                        /* ix is built (under lock) */
+    struct material_index ix;            /* once any file is FILE_OPEN */
+    struct tb_file file[NUM_METRICS];    /* by metric - 1 */
 };
 
 struct damero_tb {
     const struct variant *v;
+    char root[PATH_SIZE];                  /* dir, as given to damero_open */
     char dir[PATH_SIZE];                   /* dir/<variant> */
     struct tb_table *by_code[MATERIAL_CODES];
     int max_pieces;
+    size_t num_files;                      /* table files listed */
     struct block_cache *cache;
+    pthread_mutex_t cache_lock;            /* serializes registering files in the cache */
     pthread_mutex_t dctx_lock;             /* guards the pool of zstd contexts */
     ZSTD_DCtx **dctx_pool;
     size_t dctx_free, dctx_capacity;
@@ -49,7 +69,12 @@ struct damero_tb {
     int number_of_bit[MAX_SQUARES];        /* internal bit -> square number, 0 if none */
 };
 
-static _Thread_local char last_error[512];
+static _Thread_local char last_error[3 * PATH_SIZE];
+
+const char *damero_version(void)
+{
+    return DAMERO_VERSION;
+}
 
 const char *damero_error_message(void)
 {
@@ -128,7 +153,7 @@ static struct tb_table *table_for(damero_tb *tb, const struct material *m)
     struct tb_table **slot = &tb->by_code[material_code(m)];
     if (!*slot && (*slot = calloc(1, sizeof **slot))) {
         (*slot)->m = *m;
-        if (index_init(&(*slot)->ix, tb->v, m) < 0) {
+        if (pthread_mutex_init(&(*slot)->lock, NULL) != 0) {
             free(*slot);
             *slot = NULL;
         }
@@ -136,10 +161,11 @@ static struct tb_table *table_for(damero_tb *tb, const struct material *m)
     return *slot;
 }
 
-/* Maps one file of the directory if its name is a table's; other files are skipped. */
-static int open_file(damero_tb *tb, const char *name)
+/* Notes one file of the directory if its name is a table's; other files are skipped.
+ * Nothing is read: the file is opened when a probe first needs it. */
+static int list_file(damero_tb *tb, const char *name)
 {
-    char path[2 * PATH_SIZE], material[MATERIAL_NAME_SIZE + 1], err[2 * PATH_SIZE + 256];
+    char material[MATERIAL_NAME_SIZE + 1], err[256];
     size_t base = 0;
     enum table_metric metric = metric_of_suffix(name, &base);
     struct material m;
@@ -152,34 +178,99 @@ static int open_file(damero_tb *tb, const char *name)
     struct tb_table *t = table_for(tb, &m);
     if (!t)
         return fail(DAMERO_ERR_MEMORY, "out of memory opening %s/%s", tb->dir, name);
-    snprintf(path, sizeof path, "%s/%s", tb->dir, name);
-    struct table_map *map = &t->file[metric - 1];
-    struct table_file_info want = table_file_identity(tb->v, &m, metric, t->ix.size);
-    int status = table_map_open(path, map, err, sizeof err);
-    if (status == TABLE_OK)
-        status = table_file_check_identity(path, &map->info, &want, err, sizeof err);
-    if (status != TABLE_OK)
-        return fail(status_of(status), "%s", err);
-    int64_t cache_file = block_cache_add_file(tb->cache, map->num_blocks);
-    if (cache_file < 0)
-        return fail(DAMERO_ERR_MEMORY, "out of memory opening %s", path);
-    t->cache_file[metric - 1] = (uint32_t)cache_file;
+    atomic_init(&t->file[metric - 1].state, FILE_LISTED);
+    tb->num_files++;
     if (metric == METRIC_WDL && material_pieces(&m) > tb->max_pieces)
         tb->max_pieces = material_pieces(&m);
     return DAMERO_OK;
 }
 
-static int open_directory(damero_tb *tb)
+static int list_directory(damero_tb *tb)
 {
     DIR *d = opendir(tb->dir);
     struct dirent *e;
     int status = DAMERO_OK;
-    if (!d)
+    if (!d && errno == ENOENT)
         return DAMERO_OK; /* no tables of this variant yet: every probe says so */
+    if (!d)
+        return fail(DAMERO_ERR_IO, "cannot read the folder %s: %s", tb->dir, strerror(errno));
     while (status == DAMERO_OK && (e = readdir(d)))
-        status = open_file(tb, e->d_name);
+        status = list_file(tb, e->d_name);
     closedir(d);
+    if (status == DAMERO_OK && block_cache_reserve_files(tb->cache, tb->num_files) < 0)
+        status = fail(DAMERO_ERR_MEMORY, "out of memory opening %s", tb->dir);
     return status;
+}
+
+/* The file of t for `metric`, mapped and checked: the header must name this variant's
+ * material before the material's index is built (a kings-only material's index takes
+ * long to build, wasted on an empty or foreign file), then the file's size must match
+ * the index. Called under t->lock. Returns a table status, with a sentence in err. */
+static int map_table_file(damero_tb *tb, struct tb_table *t, enum table_metric metric,
+                          char *err, size_t err_size)
+{
+    struct tb_file *f = &t->file[metric - 1];
+    char name[MATERIAL_NAME_SIZE], path[2 * PATH_SIZE];
+    material_name(&t->m, name);
+    snprintf(path, sizeof path, "%s/%s%s", tb->dir, name, table_metric_suffix(metric));
+    int status = table_map_open(path, &f->map, err, err_size);
+    if (status != TABLE_OK)
+        return status;
+    struct table_file_info want = table_file_identity(tb->v, &t->m, metric, f->map.info.positions);
+    status = table_file_check_identity(path, &f->map.info, &want, err, err_size);
+    if (status == TABLE_OK && !t->indexed) {
+        if (index_init(&t->ix, tb->v, &t->m) < 0) {
+            snprintf(err, err_size, "out of memory indexing %s", name);
+            status = TABLE_ERR_MEMORY;
+        }
+        t->indexed = status == TABLE_OK;
+    }
+    if (status == TABLE_OK) {
+        want.positions = t->ix.size;
+        status = table_file_check_identity(path, &f->map.info, &want, err, err_size);
+    }
+    if (status == TABLE_OK) {
+        pthread_mutex_lock(&tb->cache_lock);
+        int64_t number = block_cache_add_file(tb->cache, f->map.num_blocks);
+        pthread_mutex_unlock(&tb->cache_lock);
+        if (number < 0) {
+            snprintf(err, err_size, "out of memory opening %s", path);
+            status = TABLE_ERR_MEMORY;
+        }
+        f->cache_file = (uint32_t)number;
+    }
+    if (status != TABLE_OK)
+        table_map_close(&f->map);
+    return status;
+}
+
+/* Makes t's file for `metric` ready to read, opening it on first use. A file that cannot
+ * be opened fails every later call the same way, with its own status and message; out of
+ * memory is not remembered (a later call tries again). Thread-safe. */
+static int use_file(damero_tb *tb, struct tb_table *t, enum table_metric metric)
+{
+    struct tb_file *f = &t->file[metric - 1];
+    char err[2 * PATH_SIZE + 256];
+    if (atomic_load_explicit(&f->state, memory_order_acquire) == FILE_OPEN)
+        return DAMERO_OK;
+    pthread_mutex_lock(&t->lock);
+    if (atomic_load_explicit(&f->state, memory_order_relaxed) == FILE_LISTED) {
+        int status = map_table_file(tb, t, metric, err, sizeof err);
+        if (status == TABLE_ERR_MEMORY) {
+            pthread_mutex_unlock(&t->lock);
+            return fail(DAMERO_ERR_MEMORY, "%s", err);
+        }
+        if (status != TABLE_OK) {
+            f->status = status_of(status);
+            f->message = strdup(err);
+        }
+        atomic_store_explicit(&f->state, status == TABLE_OK ? FILE_OPEN : FILE_FAILED,
+                              memory_order_release);
+    }
+    pthread_mutex_unlock(&t->lock);
+    if (atomic_load_explicit(&f->state, memory_order_relaxed) == FILE_OPEN)
+        return DAMERO_OK;
+    return fail(f->status, "%s", f->message ? f->message : "out of memory");
 }
 
 static void number_squares(damero_tb *tb)
@@ -214,13 +305,19 @@ int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero
         free(tb);
         return fail(DAMERO_ERR_MEMORY, "out of memory opening the tables");
     }
+    if (pthread_mutex_init(&tb->cache_lock, NULL) != 0) {
+        pthread_mutex_destroy(&tb->dctx_lock);
+        free(tb);
+        return fail(DAMERO_ERR_MEMORY, "out of memory opening the tables");
+    }
     tb->v = v;
+    snprintf(tb->root, sizeof tb->root, "%s", dir);
     snprintf(tb->dir, sizeof tb->dir, "%s/%s", dir, v->name);
     number_squares(tb);
     tb->cache = block_cache_create(cache_bytes, &failed);
     int status = failed ? fail(DAMERO_ERR_MEMORY, "out of memory for a cache of %zu bytes",
                                cache_bytes)
-                        : open_directory(tb);
+                        : list_directory(tb);
     if (status != DAMERO_OK) {
         damero_close(tb);
         return status;
@@ -229,24 +326,31 @@ int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero
     return DAMERO_OK;
 }
 
+static void free_table(struct tb_table *t)
+{
+    for (int k = 0; k < NUM_METRICS; k++) {
+        if (atomic_load(&t->file[k].state) == FILE_OPEN)
+            table_map_close(&t->file[k].map);
+        free(t->file[k].message);
+    }
+    if (t->indexed)
+        index_free(&t->ix);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
 void damero_close(damero_tb *tb)
 {
     if (!tb)
         return;
-    for (int c = 0; c < MATERIAL_CODES; c++) {
-        struct tb_table *t = tb->by_code[c];
-        if (!t)
-            continue;
-        for (int k = 0; k < NUM_METRICS; k++)
-            if (t->file[k].file)
-                table_map_close(&t->file[k]);
-        index_free(&t->ix);
-        free(t);
-    }
+    for (int c = 0; c < MATERIAL_CODES; c++)
+        if (tb->by_code[c])
+            free_table(tb->by_code[c]);
     block_cache_free(tb->cache);
     for (size_t i = 0; i < tb->dctx_free; i++)
         ZSTD_freeDCtx(tb->dctx_pool[i]);
     free(tb->dctx_pool);
+    pthread_mutex_destroy(&tb->cache_lock);
     pthread_mutex_destroy(&tb->dctx_lock);
     free(tb);
 }
@@ -408,7 +512,7 @@ static int lookup(const damero_tb *tb, const struct position *p, struct lookup *
 /* The table holding p's value, and p in that table's colour orientation; *over instead
  * when the game has ended. `needed` says which of the table's files must exist
  * (NEEDS(METRIC_DTM) | ...). */
-static int find_table(const damero_tb *tb, const struct position *p, unsigned needed,
+static int find_table(damero_tb *tb, const struct position *p, unsigned needed,
                       enum game_end *over, const struct tb_table **t,
                       struct position *oriented)
 {
@@ -418,24 +522,36 @@ static int find_table(const damero_tb *tb, const struct position *p, unsigned ne
     if (status != DAMERO_OK || *over != GAME_GOES_ON)
         return status;
     *oriented = l.oriented;
-    *t = tb->by_code[material_code(&l.material)];
-    for (int metric = METRIC_WDL; metric <= METRIC_MTC; metric++)
-        if ((needed & NEEDS(metric)) && (!*t || !(*t)->file[metric - 1].file)) {
-            material_name(&l.material, name);
-            return fail(DAMERO_ERR_MISSING, "no %s table for %s in %s",
-                        table_metric_suffix((enum table_metric)metric), name, tb->dir);
+    struct tb_table *table = tb->by_code[material_code(&l.material)];
+    for (int metric = METRIC_WDL; metric <= METRIC_MTC && status == DAMERO_OK; metric++) {
+        if (!(needed & NEEDS(metric)))
+            continue;
+        if (!table || atomic_load_explicit(&table->file[metric - 1].state,
+                                           memory_order_relaxed) == FILE_ABSENT) {
+            /* the material as the position has it, White's pieces first, which is also
+             * how `damero gen` takes it */
+            struct material as_played = material_of(p);
+            material_name(&as_played, name);
+            return fail(DAMERO_ERR_MISSING,
+                        "no %s table for %s in %s: build it with 'damero gen --variant %s "
+                        "--dir %s %s'",
+                        table_metric_suffix((enum table_metric)metric), name, tb->dir,
+                        tb->v->name, tb->root, name);
         }
-    return DAMERO_OK;
+        status = use_file(tb, table, (enum table_metric)metric);
+    }
+    *t = table;
+    return status;
 }
 
 /* The stored value of index i for `side` to move in one of t's files. */
 static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric metric,
                       enum side side, uint64_t i, unsigned *value)
 {
-    const struct table_map *map = &t->file[metric - 1];
+    const struct table_map *map = &t->file[metric - 1].map;
     uint64_t b = table_block_of(map, side, i);
     uint32_t k = (uint32_t)(i % map->block_values);
-    uint32_t file = t->cache_file[metric - 1];
+    uint32_t file = t->file[metric - 1].cache_file;
     char err[512];
     if (block_cache_value(tb->cache, file, b, map->info.value_bits, table_block_count(map, b),
                           k, value))
@@ -497,7 +613,7 @@ static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out)
         *out = dtm_wdl(dtm_game_end(over));
         return status;
     }
-    if ((t->file[METRIC_WDL - 1].info.flags & TABLE_FLAG_CAPTURES_DONT_CARE) &&
+    if ((t->file[METRIC_WDL - 1].map.info.flags & TABLE_FLAG_CAPTURES_DONT_CARE) &&
         has_capture(tb->v, &q))
         return wdl_by_captures(tb, &q, out);
     status = read_value(tb, t, METRIC_WDL, q.side, index_of(&t->ix, &q, NULL), &value);
@@ -699,4 +815,68 @@ int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *bes
         *best = moves[0];
     free(moves);
     return status;
+}
+
+/* ---- checking every file ---- */
+
+/* Every block of an open file decompressed, which checks its checksum. */
+static int check_blocks(damero_tb *tb, const struct tb_file *f, char *err, size_t err_size)
+{
+    uint8_t *raw = malloc(TABLE_MAX_BLOCK_BYTES);
+    ZSTD_DCtx *dctx = take_dctx(tb);
+    int status = raw && dctx ? TABLE_OK : TABLE_ERR_MEMORY;
+    if (status == TABLE_ERR_MEMORY)
+        snprintf(err, err_size, "out of memory checking %s", tb->dir);
+    for (uint64_t b = 0; b < f->map.num_blocks && status == TABLE_OK; b++)
+        status = table_map_block(&f->map, dctx, b, raw, err, err_size);
+    if (dctx)
+        give_dctx(tb, dctx);
+    free(raw);
+    return status;
+}
+
+/* One listed file checked: opened (if no probe has yet) and read through. */
+static int check_file(damero_tb *tb, struct tb_table *t, enum table_metric metric,
+                      damero_problem_fn report, void *context)
+{
+    char name[MATERIAL_NAME_SIZE + 8], err[2 * PATH_SIZE + 256];
+    material_name(&t->m, name);
+    strcat(name, table_metric_suffix(metric));
+    int status = use_file(tb, t, metric);
+    if (status == DAMERO_OK) {
+        int table_status = check_blocks(tb, &t->file[metric - 1], err, sizeof err);
+        if (table_status == TABLE_ERR_MEMORY)
+            return fail(DAMERO_ERR_MEMORY, "%s", err);
+        if (table_status != TABLE_OK)
+            status = fail(status_of(table_status), "%s/%s", tb->dir, err);
+    }
+    if (status != DAMERO_OK && report)
+        report(context, name, status, damero_error_message());
+    return status;
+}
+
+int damero_check(damero_tb *tb, damero_problem_fn report, void *context, int *files)
+{
+    int first = DAMERO_OK, checked = 0;
+    char first_message[sizeof last_error] = "";
+    if (!tb)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_check: a NULL argument");
+    for (int c = 0; c < MATERIAL_CODES; c++) {
+        struct tb_table *t = tb->by_code[c];
+        for (int metric = METRIC_WDL; t && metric <= METRIC_MTC; metric++) {
+            if (atomic_load(&t->file[metric - 1].state) == FILE_ABSENT)
+                continue;
+            int status = check_file(tb, t, (enum table_metric)metric, report, context);
+            checked++;
+            if (status == DAMERO_ERR_MEMORY)
+                return status;
+            if (status != DAMERO_OK && first == DAMERO_OK) {
+                first = status;
+                snprintf(first_message, sizeof first_message, "%s", damero_error_message());
+            }
+        }
+    }
+    if (files)
+        *files = checked;
+    return first == DAMERO_OK ? DAMERO_OK : fail(first, "%s", first_message);
 }

@@ -28,7 +28,7 @@
  * never prints and never aborts.
  *
  * Threads: after damero_open() returns, any number of threads may probe one handle at
- * once. damero_close() must not run while another thread still uses the handle. */
+ * once (table files are opened on first use, under a lock of their own). damero_close() must not run while another thread still uses the handle. */
 #ifndef DAMERO_H
 #define DAMERO_H
 
@@ -39,7 +39,19 @@
 extern "C" {
 #endif
 
-#define DAMERO_VERSION "0.1.0"
+/* The version of this header: the one place the project's version number is written
+ * (CMakeLists.txt reads it from here). MAJOR is the shared library's soname
+ * (libdamero.so.MAJOR), raised when a change breaks programs built against an older
+ * header; MINOR when functions are added; PATCH for fixes. damero_version() says which
+ * library a program actually runs with. */
+#define DAMERO_VERSION_MAJOR 0
+#define DAMERO_VERSION_MINOR 1
+#define DAMERO_VERSION_PATCH 0
+#define DAMERO_STRINGIFY_(x) #x
+#define DAMERO_STRINGIFY(x) DAMERO_STRINGIFY_(x)
+#define DAMERO_VERSION                                                                  \
+    DAMERO_STRINGIFY(DAMERO_VERSION_MAJOR) "." DAMERO_STRINGIFY(DAMERO_VERSION_MINOR) "." \
+        DAMERO_STRINGIFY(DAMERO_VERSION_PATCH)
 
 enum damero_status {
     DAMERO_OK = 0,
@@ -91,31 +103,57 @@ typedef struct damero_move {
 
 typedef struct damero_tb damero_tb;
 
+/* The version of the library running, "MAJOR.MINOR.PATCH" (DAMERO_VERSION as the library
+ * was built): a program built against another header can compare. Thread-safe. */
+const char *damero_version(void);
+
 /* The message of the last call in this thread that failed: one sentence naming what went
- * wrong ("no table for KKKMvK in tables/russian"). Valid until this thread's next failed
- * call. Thread-safe. */
+ * wrong and, where it can, how to fix it ("no .wdl table for KKKMvK in tables/russian:
+ * build it with 'damero gen --variant russian --dir tables KKKMvK'"). Valid until this
+ * thread's next failed call. Thread-safe. */
 const char *damero_error_message(void);
 
 /* Opens the tables of a variant: the files dir/<variant>/<material>.{wdl,dtm,mtc} that
- * `damero gen --dir dir` writes. Every table file there is mapped and its header and
- * block directory checked; other files are ignored. Values are read later, a block at a
- * time, and kept in a cache of at most cache_bytes bytes (0 keeps nothing: every probe
- * decompresses).
+ * `damero gen --dir dir` writes. Opening only lists which tables there are: it reads no
+ * table file and starts no thread. Each file is mapped and its header and block directory
+ * checked when a probe first needs it (once, whichever thread asks first); a damaged,
+ * truncated or foreign file then fails the probes that need it, with its own status and
+ * message, and every other table keeps working. damero_check() checks every file at once.
+ * Values are read a block at a time and kept in a cache of at most cache_bytes bytes (0
+ * keeps nothing: every probe decompresses).
  *
  * variant:     "international", "brazilian", "russian", "pool", "spanish", "czech",
  *              "italian", "english", "poddavki", "ganapierde" or "turkish".
  * dir:         the tables' root directory, as given to `damero gen --dir`.
  * cache_bytes: the most memory the cached blocks' values may take (the cache's own
- *              bookkeeping adds about 8 bytes per block of every table file, plus
+ *              bookkeeping adds about 8 bytes per block of every table file used, plus
  *              allocator overhead); 16 MB to 256 MB suit an engine.
  * tb:          receives the handle (NULL on failure).
  *
- * Returns DAMERO_OK, or DAMERO_ERR_VARIANT (unknown variant, or a file of another one),
- * DAMERO_ERR_IO (dir is not a directory), DAMERO_ERR_FORMAT, DAMERO_ERR_TRUNCATED,
- * DAMERO_ERR_VERSION, DAMERO_ERR_CORRUPT (naming the bad file), or DAMERO_ERR_MEMORY.
- * When dir exists but holds no <variant> folder, the handle opens with no tables (every
- * probe then reports DAMERO_ERR_MISSING): tables may simply not be built yet. */
+ * Returns DAMERO_OK, or DAMERO_ERR_VARIANT (unknown variant), DAMERO_ERR_IO (dir is not a
+ * directory, or its <variant> folder cannot be read), or DAMERO_ERR_MEMORY. When dir
+ * exists but holds no <variant> folder, the handle opens with no tables (every probe then
+ * reports DAMERO_ERR_MISSING): tables may simply not be built yet. */
 int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero_tb **tb);
+
+/* Called by damero_check() for each table file with a problem: its name in the variant's
+ * folder ("KKvK.dtm"), a damero status and the sentence damero_error_message() would give. */
+typedef void (*damero_problem_fn)(void *context, const char *file, int status,
+                                  const char *message);
+
+/* Checks every table file of the handle now, rather than on first use: its header, block
+ * directory and identity as a probe would, then every block's checksum (this reads the
+ * whole file: seconds for large tables). A file found bad fails later probes that need it,
+ * as if a probe had found it.
+ *
+ * report:  unless NULL, called once per bad file, in the calling thread.
+ * context: passed to report as is.
+ * files:   unless NULL, receives the number of table files checked.
+ *
+ * Returns DAMERO_OK when every file is sound; otherwise the status of the first bad file
+ * (DAMERO_ERR_IO, _FORMAT, _TRUNCATED, _VERSION, _CORRUPT or _VARIANT) with its message,
+ * or DAMERO_ERR_MEMORY (the check stopped). Thread-safe: other threads may probe meanwhile. */
+int damero_check(damero_tb *tb, damero_problem_fn report, void *context, int *files);
 
 /* Unmaps the tables and frees the handle. NULL is allowed. */
 void damero_close(damero_tb *tb);
@@ -169,7 +207,9 @@ int damero_write_fen(const damero_tb *tb, const damero_position *pos,
  * wdl: receives DAMERO_WIN, DAMERO_DRAW or DAMERO_LOSS.
  *
  * Returns DAMERO_OK, DAMERO_ERR_POSITION, DAMERO_ERR_MISSING (no table for the material),
- * DAMERO_ERR_CORRUPT (a damaged block) or DAMERO_ERR_MEMORY. Thread-safe. */
+ * DAMERO_ERR_CORRUPT (a damaged block), DAMERO_ERR_MEMORY, or, when a table file needed
+ * is opened and found bad, DAMERO_ERR_IO, _FORMAT, _TRUNCATED, _VERSION or _VARIANT (the
+ * same for every later probe that needs that file). Thread-safe. */
 int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
 
 /* The value of pos with its DTM and MTC, from the DTM and MTC tables (not the WDL ones).

@@ -13,6 +13,18 @@ expect 0 " 4             73" -- perft --variant international --depth 4 \
 expect 0 "c3-d4" -- perft --variant russian --depth 2 --divide
 expect 2 "usage" --
 expect 2 "unknown command 'frobnicate'" -- frobnicate
+expect 0 "damero $(sed -n 's/^#define DAMERO_VERSION_MAJOR //p' "$(dirname "$0")/../probe/damero.h")." -- --version
+expect 0 "usage: damero check" -- help check
+expect 0 "'damero help COMMAND'" -- help
+expect 2 "unknown command 'frobnicate'" -- help frobnicate
+expect 0 "DAMERO_TABLES" -- gen --help
+# DAMERO_TABLES is the table root when --dir is not given; --dir wins over it
+checks=$((checks + 1))
+out=$(cd "${TMPDIR:-/tmp}" && DAMERO_TABLES=/nonexistent/damero-tables "$damero" probe --variant russian "W:WKa1:BKh8" 2>&1)
+[[ "$out" == *"/nonexistent/damero-tables is not a directory"* ]] || fail "DAMERO_TABLES not used: $out"
+checks=$((checks + 1))
+out=$(DAMERO_TABLES=/nonexistent/damero-tables "$damero" probe --variant russian --dir /nonexistent/given "W:WKa1:BKh8" 2>&1)
+[[ "$out" == *"/nonexistent/given is not a directory"* ]] || fail "--dir does not win over DAMERO_TABLES: $out"
 expect 2 "unknown variant 'chess'" -- perft --variant chess --depth 3
 expect 2 "international" -- perft --variant chess --depth 3
 expect 2 "--depth takes a whole number" -- perft --variant russian --depth x

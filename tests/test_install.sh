@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# libdamero as an engine gets it: `cmake --install` into a fresh prefix, then a small
-# program (tests/data/install_example.c) built with `pkg-config damero` against the
-# shared library and against the static one, and run. Also checks what is installed,
-# and that the shared library exports the functions of damero.h and nothing else.
+# libdamero as an engine gets it: `cmake --install` into a fresh prefix, then two small
+# programs (tests/data/install_example.c, and clash_example.c, which defines functions
+# named as the library's internal ones) built with `pkg-config damero` against the shared
+# library and against the static one, and run. Also checks what is installed, that both
+# libraries show the functions of damero.h and nothing else, and need no OpenMP.
 #
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR [CC [EXTRA_FLAGS]]
 #   EXTRA_FLAGS: added to the example's compile and link (the sanitizer flags when the
@@ -61,6 +62,23 @@ checks=$((checks + 1))
 soname=$(readelf -d "$libdir/libdamero.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = libdamero.so.0 ] || fail "SONAME '$soname', want libdamero.so.0"
 
+# libdamero needs neither OpenMP nor the generator: the library starts no thread of its own.
+checks=$((checks + 1))
+if readelf -d "$libdir/libdamero.so" | grep -q 'NEEDED.*gomp'; then
+  fail "libdamero.so loads OpenMP"
+fi
+checks=$((checks + 1))
+if nm "$libdir/libdamero.a" | grep -qiE ' U (GOMP|omp)_'; then
+  fail "libdamero.a calls OpenMP"
+fi
+# The static library's global names are the damero_* functions only, as the shared one's.
+checks=$((checks + 1))
+static_globals=$(nm -g --defined-only "$libdir/libdamero.a" | awk 'NF == 3 { print $3 }' | sort)
+if [ "$static_globals" != "$(nm -D --defined-only "$libdir/libdamero.so" | awk '{ print $NF }' | sort)" ]; then
+  fail "libdamero.a has other global names than libdamero.so exports:"
+  echo "$static_globals" | grep -v '^damero_' | sed 's/^/    /'
+fi
+
 # The shared library exports exactly the functions damero.h declares.
 declared=$(grep -oE '^[a-z].*[ *]damero_[a-z_]+\(' "$src/probe/damero.h" |
            grep -oE 'damero_[a-z_]+\($' | tr -d '(' | sort)
@@ -75,42 +93,48 @@ fi
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 checks=$((checks + 1))
 version=$(pkg-config --modversion damero)
-header_version=$(sed -n 's/^#define DAMERO_VERSION "\(.*\)"$/\1/p' "$prefix/include/damero.h")
-if [ -z "$version" ] || [ "$version" != "$header_version" ]; then
-  fail "pkg-config --modversion damero says '$version', damero.h says '$header_version'"
+command_version=$("$prefix/bin/damero" --version)
+if [ -z "$version" ] || [ "$command_version" != "damero $version" ]; then
+  fail "pkg-config --modversion damero says '$version', damero --version '$command_version'"
 fi
 
 mkdir -p "$tmp/tables/russian"
-example=$src/tests/data/install_example.c
 # pkg-config's output and EXTRA_FLAGS are split into words on purpose, as make would.
 cflags=(-std=c17 -Wall -Wextra -Werror -pedantic $extra)
-
-# Against the shared library: found through LD_LIBRARY_PATH, as with any library
-# installed outside the system's directories.
-if check_quiet "compiling against libdamero.so" \
-     "$cc" "${cflags[@]}" -o "$tmp/example_shared" "$example" $(pkg-config --cflags --libs damero); then
-  checks=$((checks + 1))
-  readelf -d "$tmp/example_shared" | grep -q 'NEEDED.*\[libdamero\.so\.0\]' ||
-    fail "example_shared does not load libdamero.so.0"
-  check_quiet "running example_shared" env LD_LIBRARY_PATH="$libdir" "$tmp/example_shared" "$tmp/tables"
-fi
-
-# Against the static library: -ldamero taken from libdamero.a, with the libraries it
-# needs from `pkg-config --static`; runs without LD_LIBRARY_PATH.
-libs=()
+# The static library: -ldamero taken from libdamero.a, with the libraries it needs from
+# `pkg-config --static`.
+static_libs=()
 for word in $(pkg-config --static --libs damero); do
   if [ "$word" = -ldamero ]; then
-    libs+=(-Wl,-Bstatic -ldamero -Wl,-Bdynamic)
+    static_libs+=(-Wl,-Bstatic -ldamero -Wl,-Bdynamic)
   else
-    libs+=("$word")
+    static_libs+=("$word")
   fi
 done
-if check_quiet "compiling against libdamero.a" \
-     "$cc" "${cflags[@]}" -o "$tmp/example_static" "$example" $(pkg-config --cflags damero) "${libs[@]}"; then
-  checks=$((checks + 1))
-  ! readelf -d "$tmp/example_static" | grep -q 'NEEDED.*libdamero' ||
-    fail "example_static loads libdamero.so"
-  check_quiet "running example_static" env -u LD_LIBRARY_PATH "$tmp/example_static" "$tmp/tables"
-fi
+
+# The first use of the library (install_example.c), and an engine defining functions of
+# the names libdamero uses inside (clash_example.c): each against both libraries.
+for program in install_example clash_example; do
+  example=$src/tests/data/$program.c
+
+  # Against the shared library: found through LD_LIBRARY_PATH, as with any library
+  # installed outside the system's directories.
+  if check_quiet "compiling $program against libdamero.so" \
+       "$cc" "${cflags[@]}" -o "$tmp/${program}_shared" "$example" $(pkg-config --cflags --libs damero); then
+    checks=$((checks + 1))
+    readelf -d "$tmp/${program}_shared" | grep -q 'NEEDED.*\[libdamero\.so\.0\]' ||
+      fail "${program}_shared does not load libdamero.so.0"
+    check_quiet "running ${program}_shared" env LD_LIBRARY_PATH="$libdir" "$tmp/${program}_shared" "$tmp/tables"
+  fi
+
+  # Against the static library: runs without LD_LIBRARY_PATH.
+  if check_quiet "compiling $program against libdamero.a" \
+       "$cc" "${cflags[@]}" -o "$tmp/${program}_static" "$example" $(pkg-config --cflags damero) "${static_libs[@]}"; then
+    checks=$((checks + 1))
+    ! readelf -d "$tmp/${program}_static" | grep -q 'NEEDED.*libdamero' ||
+      fail "${program}_static loads libdamero.so"
+    check_quiet "running ${program}_static" env -u LD_LIBRARY_PATH "$tmp/${program}_static" "$tmp/tables"
+  fi
+done
 
 summary

@@ -182,7 +182,7 @@ check "spanish: 6 wrong" has_line "     8     7     W     5"
 check "spanish: 32 = a8 wrong" has_line "    32    31    30    29"
 
 # --- bad input: exit 2; missing or damaged tables: exit 1; a message either way -------
-expect 1 "no .dtm table for KKKKvK in $t/russian" -- \
+expect 1 "no .dtm table for KKKKvK in $t/russian: build it with 'damero gen --variant russian --dir $t KKKKvK'" -- \
   probe --variant russian --dir "$t" "W:WKa1,Kc1,Ke1,Kg1:BKh8"
 expect 1 "table for KKKKvK" -- line --variant russian --dir "$t" "W:WKa1,Kc1,Ke1,Kg1:BKh8"
 expect 2 "'z9' is not a square of the russian board" -- probe --variant russian --dir "$t" "W:Wz9:BKh8"
@@ -190,7 +190,7 @@ expect 2 "bad FEN" -- line --variant russian --dir "$t" "X:Wc3:Bf6"
 expect 2 "unknown variant 'chess'" -- probe --variant chess --dir "$t" "W:Wc3:Bf6"
 expect 2 "unknown variant 'chess'" -- line --variant chess --dir "$t" "W:Wc3:Bf6"
 expect 2 "--variant is required" -- probe --dir "$t" "W:Wc3:Bf6"
-expect 2 "give the position as a FEN" -- probe --variant russian --dir "$t"
+expect 2 "give the position as a FEN" -- line --variant russian --dir "$t"
 expect 2 "unexpected argument 'Bf6'" -- probe --variant russian --dir "$t" W:Wc3: Bf6
 expect 2 "--cache takes a whole number" -- probe --variant russian --cache lots "W:Wc3:Bf6"
 expect 2 "--max-plies takes a whole number" -- line --variant russian --max-plies -1 "W:Wc3:Bf6"
@@ -205,9 +205,48 @@ cp -r "$t" "$d"
 truncate -s 100 "$d/russian/KKvK.dtm"
 expect 1 "KKvK.dtm: the file is truncated" -- probe --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
 cp "$t/russian/KKvK.dtm" "$d/russian/KKvK.dtm"
-truncate -s -10 "$d/russian/KvK.wdl"
-expect 1 "KvK.wdl: the file is truncated" -- line --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
-cp "$t/russian/KvK.wdl" "$d/russian/KvK.wdl"
+# A damaged file fails only what needs it: the tables are opened file by file.
+truncate -s -10 "$d/russian/KvK.dtm"
+expect 1 "KvK.dtm: the file is truncated" -- line --variant russian --dir "$d" "W:WKa1:BKh8"
 expect 0 "White to move wins" -- probe --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
+expect 1 "KvK.dtm: the file is truncated" -- check "$d"
+expect 1 "1 bad" -- check --variant russian --dir "$d"
+cp "$t/russian/KvK.dtm" "$d/russian/KvK.dtm"
+expect 0 "0 bad" -- check "$d"
+expect 1 "not a directory of tables" -- check "$tmp/none"
+expect 0 "White to move wins" -- probe --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
+
+# --- many positions: one FEN a line, one result a line, bad lines reported in place -----
+batch=$tmp/batch.txt
+printf 'W:WKa1,Kc3:BKh8\n\n  garbage \nW:WKa1:BKh8\r\nW:WKa1,Kc1,Ke1:BKh8,Kg7\nW:Wc3:Bf6\n' >"$batch"
+fix="build it with 'damero gen --variant russian --dir $t KKKvKK'"
+want="W:WKa1,Kc3:BKh8 win 3 2
+garbage error: bad FEN at column 1: expected W or B
+W:WKa1:BKh8 loss 2 2
+W:WKa1,Kc1,Ke1:BKh8,Kg7 error: no .dtm table for KKKvKK in $t/russian: $fix"
+expect 1 "2 lines could not be probed" -- probe --variant russian --dir "$t" --input "$batch"
+checks=$((checks + 1))
+got=$("$damero" probe --variant russian --dir "$t" --input "$batch" 2>/dev/null | head -4)
+[ "$got" = "$want" ] || fail "batch probe printed:
+$got
+wanted:
+$want"
+# from standard input, the same lines; each line's result the one probe of it gives
+checks=$((checks + 1))
+got=$("$damero" probe --variant russian --dir "$t" <"$batch" 2>/dev/null | head -4)
+[ "$got" = "$want" ] || fail "batch probe from standard input printed: $got"
+checks=$((checks + 1))
+last=$("$damero" probe --variant russian --dir "$t" --input - <"$batch" 2>/dev/null | tail -1)
+single=$("$damero" probe --variant russian --dir "$t" --json "W:Wc3:Bf6" | sed 's/^{"variant": "russian", "fen": "W:Wc3:Bf6", "wdl": "\([a-z]*\)", "dtm": \([0-9a-z]*\), "mtc": \([0-9a-z]*\),.*/\1 \2 \3/')
+[ "$last" = "W:Wc3:Bf6 ${single//null/-}" ] || fail "batch says '$last', one probe '$single'"
+checks=$((checks + 1))
+got=$("$damero" probe --variant russian --dir "$t" --json --input "$batch" 2>/dev/null | sed -n '2p;3p')
+[ "$got" = '{"fen": "garbage", "error": "bad FEN at column 1: expected W or B"}
+{"fen": "W:WKa1:BKh8", "wdl": "loss", "dtm": 2, "mtc": 2}' ] || fail "batch --json printed: $got"
+printf 'W:WKa1,Kc3:BKh8\n' >"$batch"
+expect 0 "W:WKa1,Kc3:BKh8 win 3 2" -- probe --variant russian --dir "$t" --input "$batch"
+expect 1 "cannot open $tmp/nothing" -- probe --variant russian --dir "$t" --input "$tmp/nothing"
+expect 2 "not both" -- probe --variant russian --dir "$t" --input "$batch" "W:WKa1:BKh8"
+expect 2 "--variant is required" -- probe --dir "$t" --input "$batch"
 
 summary

@@ -1,7 +1,8 @@
 /* The probing library under threads: many threads probing one handle at once, with a
  * block cache far smaller than the tables (so that blocks are evicted and read again all
  * the time while the threads race), get exactly the answers one thread gets alone, and so
- * does a handle without a cache. `./run.sh tsan` runs this test under ThreadSanitizer. */
+ * do a handle without a cache and a fresh handle whose files the threads open as they
+ * first need them. `./run.sh tsan` runs this test under ThreadSanitizer. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
 #include "tests/file_util.h"
 #include "tests/probe_util.h"
@@ -196,7 +197,7 @@ static void test_threads_agree(void **state)
     struct temp_dir *f = *state;
     const struct variant *v = test_variant("russian");
     struct material materials[256];
-    damero_tb *small, *uncached;
+    damero_tb *small, *uncached, *fresh;
     double t0 = seconds_now();
 
     int n_materials = test_materials(v, PIECES, NULL, materials, 256);
@@ -207,7 +208,8 @@ static void test_threads_agree(void **state)
     assert_non_null(alone);
 
     if (damero_open("russian", f->dir, SMALL_CACHE, &small) != DAMERO_OK ||
-        damero_open("russian", f->dir, 0, &uncached) != DAMERO_OK)
+        damero_open("russian", f->dir, 0, &uncached) != DAMERO_OK ||
+        damero_open("russian", f->dir, SMALL_CACHE, &fresh) != DAMERO_OK)
         fail_msg("%s", damero_error_message());
     assert_int_equal(damero_max_pieces(small), PIECES);
 
@@ -226,6 +228,8 @@ static void test_threads_agree(void **state)
 
     probe_in_threads(small, positions, NUM_POSITIONS, alone, "small cache");
     double t3 = seconds_now();
+    /* a handle no probe has used: the threads race to open each file (on first use) */
+    probe_in_threads(fresh, positions, NUM_POSITIONS / 16, alone, "files opened by the threads");
     /* without a cache every probe decompresses: a part of the positions is enough */
     probe_in_threads(uncached, positions, NUM_POSITIONS / 64, alone, "no cache");
     double t4 = seconds_now();
@@ -234,6 +238,7 @@ static void test_threads_agree(void **state)
 
     damero_close(small);
     damero_close(uncached);
+    damero_close(fresh);
     free(alone);
     free(positions);
 }

@@ -29,6 +29,9 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("%s\n", DAMERO_VERSION);
+    /* the header's version is the library's, and is made of the numbers */
+    CHECK(strcmp(damero_version(), DAMERO_VERSION) == 0);
+    CHECK(DAMERO_VERSION_MAJOR >= 0 && DAMERO_VERSION_MINOR >= 0 && DAMERO_VERSION_PATCH >= 0);
 
     /* An unknown variant: refused, with a message. */
     status = damero_open("chess", argv[1], 1 << 20, &tb);
