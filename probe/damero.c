@@ -32,7 +32,7 @@ _Static_assert(DAMERO_SQUARE_NAME_SIZE == SQUARE_NAME_SIZE, "the public size is 
 struct tb_table {
     struct material m;
     struct material_index ix;
-    struct table_map file[NUM_METRICS]; /* by metric - 1; .file is NULL when absent */
+    struct table_map file[NUM_METRICS]; /* by metric - 1; not open when absent */
     uint32_t cache_file[NUM_METRICS];   /* the file's number in the block cache */
 };
 
@@ -238,7 +238,7 @@ void damero_close(damero_tb *tb)
         if (!t)
             continue;
         for (int k = 0; k < NUM_METRICS; k++)
-            if (t->file[k].file)
+            if (table_map_is_open(&t->file[k]))
                 table_map_close(&t->file[k]);
         index_free(&t->ix);
         free(t);
@@ -420,7 +420,7 @@ static int find_table(const damero_tb *tb, const struct position *p, unsigned ne
     *oriented = l.oriented;
     *t = tb->by_code[material_code(&l.material)];
     for (int metric = METRIC_WDL; metric <= METRIC_MTC; metric++)
-        if ((needed & NEEDS(metric)) && (!*t || !(*t)->file[metric - 1].file)) {
+        if ((needed & NEEDS(metric)) && (!*t || !table_map_is_open(&(*t)->file[metric - 1]))) {
             material_name(&l.material, name);
             return fail(DAMERO_ERR_MISSING, "no %s table for %s in %s",
                         table_metric_suffix((enum table_metric)metric), name, tb->dir);

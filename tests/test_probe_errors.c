@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "format/index.h"
+#include "gen/table_io.h"
 
 #define PIECES 3
 
@@ -317,6 +318,175 @@ static void test_damaged_block(void **state)
     damero_close(damaged[1]);
 }
 
+/* ---- files changed under a running prober ---- */
+
+/* Probes every position of material `name` (both sides to move) through tb; each probe
+ * must return DAMERO_OK or one of the statuses a damaged file gives. Returns how many
+ * failed. */
+static int probe_all(damero_tb *tb, const char *name)
+{
+    const struct variant *v = test_variant("russian");
+    struct material m;
+    struct material_index ix;
+    char err[256];
+    int failed = 0;
+    assert_int_equal(material_parse(v, name, &m, err, sizeof err), 0);
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    for (int side = 0; side < 2; side++)
+        for (uint64_t i = 0; i < ix.size; i++) {
+            struct position p;
+            damero_value value;
+            int wdl;
+            index_position(&ix, i, (enum side)side, &p);
+            damero_position pos = public_position(v, &p);
+            int statuses[2] = { damero_probe(tb, &pos, &value), damero_probe_wdl(tb, &pos, &wdl) };
+            for (int k = 0; k < 2; k++) {
+                int s = statuses[k];
+                if (s != DAMERO_OK && s != DAMERO_ERR_TRUNCATED && s != DAMERO_ERR_CORRUPT &&
+                    s != DAMERO_ERR_IO)
+                    fail_msg("%s: probe returned %d (%s)", name, s, damero_error_message());
+                failed += s != DAMERO_OK;
+            }
+        }
+    index_free(&ix);
+    return failed;
+}
+
+/* A table truncated while a prober has it open (an interrupted copy over it) gives an
+ * error status, not a signal: blocks are read from the file, not from a mapping. */
+static void test_truncated_under_prober(void **state)
+{
+    char root[128], path[256];
+    damero_tb *tb;
+    fresh_copy(*state, root);
+    if (damero_open("russian", root, 0, &tb) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    const char *files[] = { "KMvK.dtm", "KMvK.mtc", "KMvK.wdl" };
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        table_path(root, files[k], path);
+        assert_int_equal(truncate(path, k == 0 ? file_size(path) / 2 : 0), 0);
+    }
+    assert_true(probe_all(tb, "KMvK") > 0);
+    assert_int_equal(probe_all(tb, "KKvK"), 0); /* the other tables are untouched */
+    damero_close(tb);
+}
+
+/* A table rewritten in place under a prober (`cp` of another table over it): each probe
+ * gives a value or an error status, never a crash. */
+static void test_rewritten_under_prober(void **state)
+{
+    struct fixture *f = *state;
+    char root[128], path[256], from[256];
+    damero_tb *tb;
+    fresh_copy(f, root);
+    if (damero_open("russian", root, 0, &tb) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    const char *pairs[][2] = { { "KMvK.dtm", "KvK.dtm" }, { "KMvK.mtc", "MMvM.mtc" },
+                               { "KMvK.wdl", "KKvM.dtm" } };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        table_path(root, pairs[k][0], path);
+        snprintf(from, sizeof from, "%s/russian/%s", f->master, pairs[k][1]);
+        copy_file(from, path);
+    }
+    probe_all(tb, "KMvK");
+    damero_close(tb);
+}
+
+/* A FIFO, a directory or a device named like a table is refused at open, at once (a
+ * blocking open of a FIFO would wait for a writer forever). */
+static void test_not_regular_files(void **state)
+{
+    char root[128], path[256];
+    fresh_copy(*state, root);
+    table_path(root, "KKvK.wdl", path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    expect_open_fails(root, DAMERO_ERR_IO, path, "a FIFO", "FIFO");
+
+    fresh_copy(*state, root);
+    table_path(root, "KvK.dtm", path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0777), 0);
+    expect_open_fails(root, DAMERO_ERR_IO, path, "a directory", "directory");
+
+    fresh_copy(*state, root);
+    table_path(root, "KvK.mtc", path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(symlink("/dev/zero", path), 0);
+    expect_open_fails(root, DAMERO_ERR_IO, path, "a device", "/dev/zero");
+}
+
+/* ---- values beyond their metric's range, in files whose checksums are all valid ---- */
+
+/* Rewrites root's russian table `file` with the value of index 0 (White to move) set to
+ * `value`, checksums and all: a crafted file, not an accident. */
+static void craft_value(const char *root, const char *file, unsigned value)
+{
+    char path[256], err[512];
+    struct table_file_info info;
+    void *values[2];
+    table_path(root, file, path);
+    if (table_file_read(path, &info, values, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    if (value > 255 && info.value_bits == 8) {
+        uint16_t *wide = malloc(info.positions * 2 + 1);
+        assert_non_null(wide);
+        for (uint64_t i = 0; i < info.positions; i++)
+            wide[i] = ((uint8_t *)values[0])[i];
+        free(values[0]);
+        values[0] = wide;
+        wide = malloc(info.positions * 2 + 1);
+        assert_non_null(wide);
+        for (uint64_t i = 0; i < info.positions; i++)
+            wide[i] = ((uint8_t *)values[1])[i];
+        free(values[1]);
+        values[1] = wide;
+        info.value_bits = 16;
+    }
+    if (info.value_bits == 16)
+        ((uint16_t *)values[0])[0] = (uint16_t)value;
+    else
+        ((uint8_t *)values[0])[0] = (uint8_t)value;
+    if (table_file_write(path, &info, (const void *const *)values, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    free(values[0]);
+    free(values[1]);
+}
+
+/* A DTM of 0xFFFF (a "win in 32767 plies", beyond any table) and a WDL code of 3 are
+ * reported as damage, not read as values. */
+static void test_values_out_of_range(void **state)
+{
+    const struct variant *v = test_variant("russian");
+    const char *cases[][2] = { { "KMvK.dtm", "65535" }, { "KMvK.mtc", "65535" },
+                               { "KMvK.wdl", "3" } };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char root[128];
+        damero_tb *tb;
+        struct material m;
+        struct material_index ix;
+        struct position p;
+        char err[256];
+        damero_value value;
+        int wdl;
+        fresh_copy(*state, root);
+        craft_value(root, cases[k][0], (unsigned)atoi(cases[k][1]));
+        if (damero_open("russian", root, 1 << 20, &tb) != DAMERO_OK)
+            fail_msg("%s", damero_error_message());
+        assert_int_equal(material_parse(v, "KMvK", &m, err, sizeof err), 0);
+        assert_int_equal(index_init(&ix, v, &m), 0);
+        index_position(&ix, 0, WHITE, &p);
+        damero_position pos = public_position(v, &p);
+        int status = k < 2 ? damero_probe(tb, &pos, &value) : damero_probe_wdl(tb, &pos, &wdl);
+        if (status != DAMERO_ERR_CORRUPT)
+            fail_msg("%s = %s: probe returned %d", cases[k][0], cases[k][1], status);
+        assert_message_has(cases[k][0], cases[k][0]);
+        assert_message_has(cases[k][0], "range");
+        index_free(&ix);
+        damero_close(tb);
+    }
+}
+
 /* ---- what the tables cannot answer ---- */
 
 static damero_tb *open_master(struct fixture *f)
@@ -579,6 +749,10 @@ int main(void)
         cmocka_unit_test(test_not_a_table),
         cmocka_unit_test(test_other_files_ignored),
         cmocka_unit_test(test_damaged_block),
+        cmocka_unit_test(test_truncated_under_prober),
+        cmocka_unit_test(test_rewritten_under_prober),
+        cmocka_unit_test(test_not_regular_files),
+        cmocka_unit_test(test_values_out_of_range),
         cmocka_unit_test(test_missing_material),
         cmocka_unit_test(test_missing_after_capture),
         cmocka_unit_test(test_bad_fen),
