@@ -24,6 +24,7 @@
 
 _Static_assert(DAMERO_MAX_MOVES == MAX_MOVES, "the public bound is the move generator's");
 _Static_assert(DAMERO_SQUARE_NAME_SIZE == SQUARE_NAME_SIZE, "the public size is notation's");
+_Static_assert(DAMERO_MAX_CACHE_BYTES == BLOCK_CACHE_MAX_BYTES, "the public bound is the cache's");
 
 #define NUM_METRICS 3
 #define PATH_SIZE 4096
@@ -205,6 +206,9 @@ int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero
     const struct variant *v = variant_by_name(variant);
     if (!v)
         return fail(DAMERO_ERR_VARIANT, "unknown variant '%s'", variant);
+    if (cache_bytes > DAMERO_MAX_CACHE_BYTES)
+        return fail(DAMERO_ERR_ARGUMENT, "a cache of %zu bytes is more than damero can use "
+                    "(DAMERO_MAX_CACHE_BYTES, 1 TiB): ask for less", cache_bytes);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return fail(DAMERO_ERR_IO, "%s is not a directory of tables", dir);

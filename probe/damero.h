@@ -107,15 +107,20 @@ const char *damero_error_message(void);
  * dir:         the tables' root directory, as given to `damero gen --dir`.
  * cache_bytes: the most memory the cached blocks' values may take (the cache's own
  *              bookkeeping adds about 8 bytes per block of every table file, plus
- *              allocator overhead); 16 MB to 256 MB suit an engine.
+ *              allocator overhead); 16 MB to 256 MB suit an engine. The memory is taken
+ *              as blocks are read, not at open. At most DAMERO_MAX_CACHE_BYTES.
  * tb:          receives the handle (NULL on failure).
  *
- * Returns DAMERO_OK, or DAMERO_ERR_VARIANT (unknown variant, or a file of another one),
+ * Returns DAMERO_OK, or DAMERO_ERR_ARGUMENT (cache_bytes above DAMERO_MAX_CACHE_BYTES),
+ * DAMERO_ERR_VARIANT (unknown variant, or a file of another one),
  * DAMERO_ERR_IO (dir is not a directory), DAMERO_ERR_FORMAT, DAMERO_ERR_TRUNCATED,
  * DAMERO_ERR_VERSION, DAMERO_ERR_CORRUPT (naming the bad file), or DAMERO_ERR_MEMORY.
  * When dir exists but holds no <variant> folder, the handle opens with no tables (every
  * probe then reports DAMERO_ERR_MISSING): tables may simply not be built yet. */
 int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero_tb **tb);
+
+/* The largest cache_bytes damero_open() takes: 1 TiB. */
+#define DAMERO_MAX_CACHE_BYTES ((size_t)1 << 40)
 
 /* Unmaps the tables and frees the handle. NULL is allowed. */
 void damero_close(damero_tb *tb);

@@ -655,6 +655,51 @@ static void test_directories(void **state)
     damero_close(tb);
 }
 
+/* cache_bytes: beyond DAMERO_MAX_CACHE_BYTES refused (a size whose shards' rings wrapped
+ * to 0 places once opened and then died of a division by zero); the largest allowed and
+ * tiny ones give the same values as no cache, and the largest is not allocated up front. */
+static void test_cache_sizes(void **state)
+{
+    struct fixture *f = *state;
+    const size_t refused[] = { ((size_t)1 << 49) - ((size_t)1 << 21), DAMERO_MAX_CACHE_BYTES + 1,
+                               SIZE_MAX };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        damero_tb *tb = (damero_tb *)1;
+        assert_int_equal(damero_open("russian", f->master, refused[k], &tb), DAMERO_ERR_ARGUMENT);
+        assert_null(tb);
+        assert_message_has("huge cache", "DAMERO_MAX_CACHE_BYTES");
+    }
+    const struct variant *v = test_variant("russian");
+    const size_t sizes[] = { DAMERO_MAX_CACHE_BYTES, 1, 3000, 1 << 20 };
+    damero_tb *plain, *cached;
+    struct material m;
+    struct material_index ix;
+    char err[256];
+    if (damero_open("russian", f->master, 0, &plain) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    assert_int_equal(material_parse(v, "KKvM", &m, err, sizeof err), 0);
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        if (damero_open("russian", f->master, sizes[k], &cached) != DAMERO_OK)
+            fail_msg("%zu bytes: %s", sizes[k], damero_error_message());
+        /* twice over: the second pass reads what the cache kept */
+        for (int pass = 0; pass < 2; pass++)
+            for (int side = 0; side < 2; side++)
+                for (uint64_t i = 0; i < ix.size; i += 7) {
+                    struct position p;
+                    damero_value want, got;
+                    index_position(&ix, i, (enum side)side, &p);
+                    damero_position pos = public_position(v, &p);
+                    assert_int_equal(damero_probe(plain, &pos, &want), DAMERO_OK);
+                    assert_int_equal(damero_probe(cached, &pos, &got), DAMERO_OK);
+                    assert_memory_equal(&want, &got, sizeof want);
+                }
+        damero_close(cached);
+    }
+    index_free(&ix);
+    damero_close(plain);
+}
+
 static void test_null_arguments(void **state)
 {
     struct fixture *f = *state;
@@ -759,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_bad_position),
         cmocka_unit_test(test_unknown_variant),
         cmocka_unit_test(test_directories),
+        cmocka_unit_test(test_cache_sizes),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_too_little_room),
         cmocka_unit_test(test_game_over),
