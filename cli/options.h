@@ -26,6 +26,10 @@ const struct variant *parse_variant(const char *cmd, const char *name);
 int parse_int(const char *cmd, const char *option, const char *text, int min, int max,
               int *value);
 
+/* A file or directory name given to an option: text, or NULL after printing an error
+ * when it is empty (an empty --dir would otherwise write at the filesystem's root). */
+const char *parse_path(const char *cmd, const char *option, const char *text);
+
 /* Prints n as a JSON number, or null when it is negative (a draw has no DTM or MTC). */
 void print_json_count(int n);
 

@@ -1,9 +1,10 @@
-/* The probing library behind damero.h: table files mapped at open, blocks decompressed
- * on demand into a shared cache, positions converted between the public square numbering
- * and the internal bitboards. */
+/* The probing library behind damero.h: table files opened at open, blocks read and
+ * decompressed on demand into a shared cache, positions converted between the public
+ * square numbering and the internal bitboards. */
 #include "probe/damero.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,7 +51,8 @@ struct damero_tb {
     int number_of_bit[MAX_SQUARES];        /* internal bit -> square number, 0 if none */
 };
 
-static _Thread_local char last_error[512];
+/* Room for a message naming a path as long as PATH_SIZE, with its reason after it. */
+static _Thread_local char last_error[PATH_SIZE + 512];
 
 const char *damero_error_message(void)
 {
@@ -175,8 +177,11 @@ static int open_directory(damero_tb *tb)
     DIR *d = opendir(tb->dir);
     struct dirent *e;
     int status = DAMERO_OK;
-    if (!d)
+    if (!d && errno == ENOENT)
         return DAMERO_OK; /* no tables of this variant yet: every probe says so */
+    if (!d)
+        return fail(DAMERO_ERR_IO, "cannot read the table folder %s: %s", tb->dir,
+                    strerror(errno));
     while (status == DAMERO_OK && (e = readdir(d)))
         status = open_file(tb, e->d_name);
     closedir(d);

@@ -97,7 +97,7 @@ typedef struct damero_tb damero_tb;
 const char *damero_error_message(void);
 
 /* Opens the tables of a variant: the files dir/<variant>/<material>.{wdl,dtm,mtc} that
- * `damero gen --dir dir` writes. Every table file there is mapped and its header and
+ * `damero gen --dir dir` writes. Every table file there is opened and its header and
  * block directory checked; other files are ignored. Values are read later, a block at a
  * time, and kept in a cache of at most cache_bytes bytes (0 keeps nothing: every probe
  * decompresses).
@@ -113,7 +113,9 @@ const char *damero_error_message(void);
  *
  * Returns DAMERO_OK, or DAMERO_ERR_ARGUMENT (cache_bytes above DAMERO_MAX_CACHE_BYTES),
  * DAMERO_ERR_VARIANT (unknown variant, or a file of another one),
- * DAMERO_ERR_IO (dir is not a directory), DAMERO_ERR_FORMAT, DAMERO_ERR_TRUNCATED,
+ * DAMERO_ERR_IO (dir is not a directory, its <variant> folder cannot be read, or a file
+ * named like a table is not a regular file or cannot be opened), DAMERO_ERR_FORMAT,
+ * DAMERO_ERR_TRUNCATED,
  * DAMERO_ERR_VERSION, DAMERO_ERR_CORRUPT (naming the bad file), or DAMERO_ERR_MEMORY.
  * When dir exists but holds no <variant> folder, the handle opens with no tables (every
  * probe then reports DAMERO_ERR_MISSING): tables may simply not be built yet. */
@@ -122,7 +124,7 @@ int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero
 /* The largest cache_bytes damero_open() takes: 1 TiB. */
 #define DAMERO_MAX_CACHE_BYTES ((size_t)1 << 40)
 
-/* Unmaps the tables and frees the handle. NULL is allowed. */
+/* Closes the table files and frees the handle. NULL is allowed. */
 void damero_close(damero_tb *tb);
 
 /* The variant's name as given to damero_open, and the most pieces of any material that
@@ -174,7 +176,9 @@ int damero_write_fen(const damero_tb *tb, const damero_position *pos,
  * wdl: receives DAMERO_WIN, DAMERO_DRAW or DAMERO_LOSS.
  *
  * Returns DAMERO_OK, DAMERO_ERR_POSITION, DAMERO_ERR_MISSING (no table for the material),
- * DAMERO_ERR_CORRUPT (a damaged block) or DAMERO_ERR_MEMORY. Thread-safe. */
+ * DAMERO_ERR_CORRUPT (a damaged block, or one holding a value beyond its metric's range),
+ * DAMERO_ERR_TRUNCATED or DAMERO_ERR_IO (a file cut short or unreadable since it was
+ * opened: reopen the tables) or DAMERO_ERR_MEMORY. Thread-safe. */
 int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
 
 /* The value of pos with its DTM and MTC, from the DTM and MTC tables (not the WDL ones).

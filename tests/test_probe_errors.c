@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "format/index.h"
-#include "gen/table_io.h"
+#include "tests/craft_util.h"
 
 #define PIECES 3
 
@@ -418,41 +418,6 @@ static void test_not_regular_files(void **state)
 
 /* ---- values beyond their metric's range, in files whose checksums are all valid ---- */
 
-/* Rewrites root's russian table `file` with the value of index 0 (White to move) set to
- * `value`, checksums and all: a crafted file, not an accident. */
-static void craft_value(const char *root, const char *file, unsigned value)
-{
-    char path[256], err[512];
-    struct table_file_info info;
-    void *values[2];
-    table_path(root, file, path);
-    if (table_file_read(path, &info, values, err, sizeof err) < 0)
-        fail_msg("%s", err);
-    if (value > 255 && info.value_bits == 8) {
-        uint16_t *wide = malloc(info.positions * 2 + 1);
-        assert_non_null(wide);
-        for (uint64_t i = 0; i < info.positions; i++)
-            wide[i] = ((uint8_t *)values[0])[i];
-        free(values[0]);
-        values[0] = wide;
-        wide = malloc(info.positions * 2 + 1);
-        assert_non_null(wide);
-        for (uint64_t i = 0; i < info.positions; i++)
-            wide[i] = ((uint8_t *)values[1])[i];
-        free(values[1]);
-        values[1] = wide;
-        info.value_bits = 16;
-    }
-    if (info.value_bits == 16)
-        ((uint16_t *)values[0])[0] = (uint16_t)value;
-    else
-        ((uint8_t *)values[0])[0] = (uint8_t)value;
-    if (table_file_write(path, &info, (const void *const *)values, err, sizeof err) < 0)
-        fail_msg("%s", err);
-    free(values[0]);
-    free(values[1]);
-}
-
 /* A DTM of 0xFFFF (a "win in 32767 plies", beyond any table) and a WDL code of 3 are
  * reported as damage, not read as values. */
 static void test_values_out_of_range(void **state)
@@ -466,11 +431,14 @@ static void test_values_out_of_range(void **state)
         struct material m;
         struct material_index ix;
         struct position p;
-        char err[256];
+        char err[1024];
         damero_value value;
         int wdl;
+        char path[256];
         fresh_copy(*state, root);
-        craft_value(root, cases[k][0], (unsigned)atoi(cases[k][1]));
+        table_path(root, cases[k][0], path);
+        if (craft_value(path, WHITE, 0, (unsigned)atoi(cases[k][1]), err, sizeof err) < 0)
+            fail_msg("%s", err);
         if (damero_open("russian", root, 1 << 20, &tb) != DAMERO_OK)
             fail_msg("%s", damero_error_message());
         assert_int_equal(material_parse(v, "KMvK", &m, err, sizeof err), 0);
@@ -700,6 +668,41 @@ static void test_cache_sizes(void **state)
     damero_close(plain);
 }
 
+/* A variant folder that cannot be read is an error, not "no tables yet" (only a missing
+ * one is that); here it is a file. */
+static void test_unreadable_variant_folder(void **state)
+{
+    struct fixture *f = *state;
+    char root[256], path[300];
+    snprintf(root, sizeof root, "%s/folder-is-file", f->base);
+    assert_int_equal(mkdir(root, 0777), 0);
+    snprintf(path, sizeof path, "%s/russian", root);
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    fclose(out);
+    expect_open_fails(root, DAMERO_ERR_IO, path, "Not a directory", "variant folder a file");
+}
+
+/* A message about a file deep in the tree keeps its reason: the message has room for a
+ * long path. */
+static void test_long_path_message(void **state)
+{
+    struct fixture *f = *state;
+    char root[2048], from[256], to[2200];
+    int n = snprintf(root, sizeof root, "%s", f->base);
+    while (n < 1500) {
+        n += snprintf(root + n, sizeof root - (size_t)n, "/a-long-folder-name-%d", n);
+        assert_int_equal(mkdir(root, 0777), 0);
+    }
+    snprintf(to, sizeof to, "%s/russian", root);
+    assert_int_equal(mkdir(to, 0777), 0);
+    snprintf(from, sizeof from, "%s/russian/KvK.wdl", f->master);
+    snprintf(to, sizeof to, "%s/russian/KvK.wdl", root);
+    copy_file(from, to);
+    assert_int_equal(truncate(to, file_size(to) - 1), 0);
+    expect_open_fails(root, DAMERO_ERR_TRUNCATED, to, "the directory says", "long path");
+}
+
 static void test_null_arguments(void **state)
 {
     struct fixture *f = *state;
@@ -804,6 +807,8 @@ int main(void)
         cmocka_unit_test(test_bad_position),
         cmocka_unit_test(test_unknown_variant),
         cmocka_unit_test(test_directories),
+        cmocka_unit_test(test_unreadable_variant_folder),
+        cmocka_unit_test(test_long_path_message),
         cmocka_unit_test(test_cache_sizes),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_too_little_room),
