@@ -74,7 +74,10 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
             if (parse_int("gen", "--threads", optarg, 1, 1024, &a->threads) < 0)
                 return EXIT_USAGE;
             break;
-        case 'd': a->dir = optarg; break;
+        case 'd':
+            if (!(a->dir = parse_path("gen", "--dir", optarg)))
+                return EXIT_USAGE;
+            break;
         case 'S': a->self_check = true; break;
         case 'h': fputs(help, stdout); return -1;
         default: return option_error("gen", opt, argv);

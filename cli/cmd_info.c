@@ -135,22 +135,45 @@ static void print_text_side(const struct variant *v, const struct table *t, enum
             printf("  loss %4d  %14" PRIu64 "\n", d, st->loss_plies[d]);
 }
 
-/* Opens the table FILE belongs to. */
+/* Checks that FILE is where and what its header says: named MATERIAL.SUFFIX after its
+ * own material and metric, and, when its folder is named after a variant, in the folder of
+ * its own variant (so that a table copied to the wrong place is blamed, not its intact
+ * siblings). */
+static int check_place(const char *file, const struct table_file_info *info, char *err,
+                       size_t err_size)
+{
+    char copy[4096], name[TABLE_NAME_SIZE + 8];
+    snprintf(name, sizeof name, "%s%s", info->material, table_metric_suffix(info->metric));
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    if (strcmp(base, name) != 0) {
+        snprintf(err, err_size, "%s holds the table %s of %s, not what its name says: rename "
+                 "it %s", file, name, info->variant, name);
+        return -1;
+    }
+    snprintf(copy, sizeof copy, "%s", file);
+    const char *folder = basename(dirname(copy));
+    if (variant_by_name(folder) && strcmp(folder, info->variant) != 0) {
+        snprintf(err, err_size, "%s is a table of %s, but lies in the folder of %s", file,
+                 info->variant, folder);
+        return -1;
+    }
+    return 0;
+}
+
+/* Opens the table FILE belongs to, reading and checking FILE whole (so that damage in it
+ * is reported even when the statistics come from its .dtm and .mtc siblings). */
 static const struct table *open_table(const char *file, struct tableset *ts, char *dir,
                                       size_t dir_size, char *err, size_t err_size)
 {
     struct table_file_info info;
     struct material m;
     const struct variant *v;
-
+    const struct table *t;
     void *values[2];
 
-    /* the file named is read whole, so that damage in it is reported even when the
-     * statistics come from its .dtm and .mtc siblings */
-    if (table_file_read(file, &info, values, err, err_size) < 0)
+    if (table_file_read_info(file, &info, err, err_size) < 0 ||
+        check_place(file, &info, err, err_size) < 0)
         return NULL;
-    free(values[0]);
-    free(values[1]);
     if (!(v = variant_by_name(info.variant))) {
         snprintf(err, err_size, "%s is a table of an unknown variant '%s'", file, info.variant);
         return NULL;
@@ -159,7 +182,19 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
         return NULL;
     snprintf(dir, dir_size, "%s", file);
     tableset_init(ts, v, dirname(dir));
-    return tableset_get(ts, &m, err, err_size);
+    /* the .dtm and .mtc files are read whole and checked here, the .wdl file below */
+    if (!(t = tableset_get(ts, &m, err, err_size)))
+        return NULL;
+    if (info.metric == METRIC_WDL) {
+        if (tableset_read_file(ts, &m, METRIC_WDL, t->ix.size, &info, values, err,
+                               err_size) < 0) {
+            tableset_free(ts);
+            return NULL;
+        }
+        free(values[0]);
+        free(values[1]);
+    }
+    return t;
 }
 
 int cmd_info(int argc, char **argv)

@@ -74,9 +74,15 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
             if (parse_int("verify", "--threads", optarg, 1, 1024, &a->threads) < 0)
                 return EXIT_USAGE;
             break;
-        case 'd': a->dir = optarg; break;
+        case 'd':
+            if (!(a->dir = parse_path("verify", "--dir", optarg)))
+                return EXIT_USAGE;
+            break;
         case 'j': a->json = true; break;
-        case 'm': a->markdown = optarg; break;
+        case 'm':
+            if (!(a->markdown = parse_path("verify", "--markdown", optarg)))
+                return EXIT_USAGE;
+            break;
         case 'h': fputs(help, stdout); return -1;
         default: return option_error("verify", opt, argv);
         }

@@ -48,6 +48,15 @@ const struct variant *parse_variant(const char *cmd, const char *name)
     return known ? variant_by_name(known) : NULL;
 }
 
+const char *parse_path(const char *cmd, const char *option, const char *text)
+{
+    if (text[0] == '\0') {
+        usage_error(cmd, "%s needs a name, not an empty one ('.' is this directory)", option);
+        return NULL;
+    }
+    return text;
+}
+
 int parse_int(const char *cmd, const char *option, const char *text, int min, int max,
               int *value)
 {

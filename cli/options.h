@@ -35,6 +35,10 @@ const char *default_table_dir(void);
 /* The help line of that default, for every command's --dir. */
 #define DEFAULT_DIR_HELP "$DAMERO_TABLES, or tables when it is not set"
 
+/* A file or directory name given to an option: text, or NULL after printing an error
+ * when it is empty (an empty --dir would otherwise write at the filesystem's root). */
+const char *parse_path(const char *cmd, const char *option, const char *text);
+
 /* Prints n as a JSON number, or null when it is negative (a draw has no DTM or MTC). */
 void print_json_count(int n);
 

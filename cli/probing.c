@@ -19,7 +19,7 @@ int table_option(const char *cmd, const char *help, int opt, char *const *argv,
         if (!(a->variant = parse_variant_name(cmd, optarg)))
             return EXIT_USAGE;
         return EXIT_OK;
-    case 'd': a->dir = optarg; return EXIT_OK;
+    case 'd': return (a->dir = parse_path(cmd, "--dir", optarg)) ? EXIT_OK : EXIT_USAGE;
     case 'j': a->json = true; return EXIT_OK;
     case 'h': fputs(help, stdout); return -1;
     default: return option_error(cmd, opt, argv);

@@ -9,6 +9,7 @@
 #include "cli/board.h"
 #include "cli/options.h"
 #include "core/notation.h"
+#include "gen/table_io.h"
 
 struct variant_report *variant_report_new(const struct variant *v, int pieces)
 {
@@ -473,8 +474,11 @@ int report_begin(struct report_output *out, bool json, bool single, const char *
     snprintf(out->markdown_path, sizeof out->markdown_path, "%s", markdown);
     snprintf(out->markdown_tmp, sizeof out->markdown_tmp, "%s.tmp.%ld", markdown,
              (long)getpid());
-    if (!(out->markdown = fopen(out->markdown_tmp, "w"))) {
-        snprintf(err, err_size, "cannot write %s: %s", out->markdown_tmp, strerror(errno));
+    /* created exclusively: a symlink planted at the temporary name is not followed */
+    if (!(out->markdown = file_create_exclusive(out->markdown_tmp))) {
+        snprintf(err, err_size, "cannot create %s: %s%s", out->markdown_tmp, strerror(errno),
+                 errno == EEXIST || errno == ELOOP ? " (something else is there: remove it)"
+                                                   : "");
         return -1;
     }
     fprintf(out->markdown,
@@ -515,8 +519,10 @@ int report_end(struct report_output *out, bool complete, char *err, size_t err_s
         return 0;
     if (complete)
         print_summary(out, out->markdown, true);
-    bool written = fclose(out->markdown) == 0;
-    if (complete && written && rename(out->markdown_tmp, out->markdown_path) == 0)
+    bool written = fflush(out->markdown) == 0 && fsync(fileno(out->markdown)) == 0;
+    written = fclose(out->markdown) == 0 && written;
+    if (complete && written && rename(out->markdown_tmp, out->markdown_path) == 0 &&
+        file_sync_directory(out->markdown_path) == 0)
         return 0;
     remove(out->markdown_tmp);
     if (!complete)

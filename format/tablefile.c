@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include "format/index.h"
+#include "format/value.h"
 
 #define MAGIC "DAMEROTB"
 
@@ -177,18 +177,49 @@ void table_decode_block(const struct table_map *map, uint64_t b, const uint8_t *
     }
 }
 
-/* Checks the header of a mapped file and fills map from it. */
-static int decode_header(const char *path, struct table_map *map, char *err, size_t err_size)
+unsigned table_metric_max_value(enum table_metric metric)
 {
-    const uint8_t *h = map->file;
+    switch (metric) {
+    case METRIC_WDL: return WDL_LOSS;
+    case METRIC_DTM: return dtm_loss(DTM_MAX_PLIES);
+    case METRIC_MTC: return mtc_of_plies(DTM_MAX_PLIES);
+    }
+    return 0;
+}
+
+/* Reads n bytes at offset of fd into buffer. Returns TABLE_OK, TABLE_ERR_TRUNCATED when
+ * the file ends first, or TABLE_ERR_IO (errno set). */
+static int read_at(int fd, void *buffer, size_t n, uint64_t offset)
+{
+    uint8_t *to = buffer;
+    while (n > 0) {
+        ssize_t got = pread(fd, to, n, (off_t)offset);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return TABLE_ERR_IO;
+        if (got == 0)
+            return TABLE_ERR_TRUNCATED;
+        to += got;
+        n -= (size_t)got;
+        offset += (uint64_t)got;
+    }
+    return TABLE_OK;
+}
+
+/* Checks the header h (the file's first bytes, `have` of them, of a file of map->size
+ * bytes) and fills map from it. */
+static int decode_header(const char *path, const uint8_t *h, size_t have, struct table_map *map,
+                         char *err, size_t err_size)
+{
     struct table_file_info *info = &map->info;
-    if (map->size < 8 || memcmp(h + AT_MAGIC, MAGIC, 8) != 0) {
+    if (have < 8 || memcmp(h + AT_MAGIC, MAGIC, 8) != 0) {
         snprintf(err, err_size, "%s is not a damero table (no header)", path);
         return TABLE_ERR_FORMAT;
     }
-    if (map->size < TABLE_HEADER_SIZE) {
+    if (have < TABLE_HEADER_SIZE) {
         snprintf(err, err_size, "%s: the file is truncated (%zu bytes, shorter than the header)",
-                 path, map->size);
+                 path, have);
         return TABLE_ERR_TRUNCATED;
     }
     if (get_u32(h + AT_FORMAT) != TABLE_FORMAT_VERSION) {
@@ -218,7 +249,8 @@ static int decode_header(const char *path, struct table_map *map, char *err, siz
         snprintf(err, err_size, "%s: the header is damaged", path);
         return TABLE_ERR_FORMAT;
     }
-    if (TABLE_HEADER_SIZE + (map->num_blocks + 1) * 8 > map->size) {
+    map->blocks_at = TABLE_HEADER_SIZE + (map->num_blocks + 1) * 8;
+    if (map->blocks_at > map->size) {
         snprintf(err, err_size, "%s: the file is truncated (no room for its block directory)",
                  path);
         return TABLE_ERR_TRUNCATED;
@@ -226,89 +258,184 @@ static int decode_header(const char *path, struct table_map *map, char *err, siz
     return TABLE_OK;
 }
 
-static uint64_t block_offset(const struct table_map *map, uint64_t b)
+/* The largest compressed block a file may hold: what zstd may make of the largest block. */
+static uint64_t max_compressed_block(void)
 {
-    return get_u64(map->file + TABLE_HEADER_SIZE + 8 * b);
+    return ZSTD_compressBound(TABLE_MAX_BLOCK_BYTES);
 }
 
-static const uint8_t *blocks_start(const struct table_map *map)
+/* Reads the block directory into map->offsets and checks it against the header's checksum
+ * and the file's size. */
+static int read_directory(const char *path, int fd, const uint8_t *header, struct table_map *map,
+                          char *err, size_t err_size)
 {
-    return map->file + TABLE_HEADER_SIZE + (map->num_blocks + 1) * 8;
-}
-
-static int check_directory(const char *path, const struct table_map *map, char *err,
-                           size_t err_size)
-{
-    const uint8_t *directory = map->file + TABLE_HEADER_SIZE;
-    uint64_t data_start = (uint64_t)(blocks_start(map) - map->file);
-    uint64_t end = data_start + block_offset(map, map->num_blocks);
-    if (header_checksum(map->file, directory, map->num_blocks) !=
-        get_u64(map->file + AT_HEADER_CHECKSUM)) {
+    size_t bytes = (size_t)(map->num_blocks + 1) * 8;
+    uint8_t *directory = malloc(bytes);
+    map->offsets = malloc((size_t)(map->num_blocks + 1) * sizeof *map->offsets);
+    if (!directory || !map->offsets) {
+        free(directory);
+        snprintf(err, err_size, "out of memory reading %s", path);
+        return TABLE_ERR_MEMORY;
+    }
+    int status = read_at(fd, directory, bytes, TABLE_HEADER_SIZE);
+    if (status == TABLE_ERR_IO)
+        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
+    else if (status != TABLE_OK)
+        snprintf(err, err_size, "%s: the file is truncated (no room for its block directory)",
+                 path);
+    else if (header_checksum(header, directory, map->num_blocks) !=
+             get_u64(header + AT_HEADER_CHECKSUM)) {
         snprintf(err, err_size, "%s: header checksum mismatch (the file is damaged)", path);
+        status = TABLE_ERR_CORRUPT;
+    }
+    for (uint64_t b = 0; status == TABLE_OK && b <= map->num_blocks; b++) {
+        map->offsets[b] = get_u64(directory + 8 * b);
+        if (b > 0 && (map->offsets[b] < map->offsets[b - 1] ||
+                      map->offsets[b] - map->offsets[b - 1] > max_compressed_block())) {
+            snprintf(err, err_size, "%s: the block directory is damaged", path);
+            status = TABLE_ERR_CORRUPT;
+        }
+    }
+    free(directory);
+    if (status != TABLE_OK)
+        return status;
+    uint64_t end = map->blocks_at + map->offsets[map->num_blocks];
+    if (map->offsets[0] != 0 || end < map->blocks_at) {
+        snprintf(err, err_size, "%s: the block directory is damaged", path);
         return TABLE_ERR_CORRUPT;
     }
-    for (uint64_t b = 0; b < map->num_blocks; b++)
-        if (block_offset(map, b) > block_offset(map, b + 1)) {
-            snprintf(err, err_size, "%s: the block directory is damaged", path);
-            return TABLE_ERR_CORRUPT;
-        }
     if (end != map->size) {
-        snprintf(err, err_size, "%s: the file is %s (%zu bytes, the directory says %llu)", path,
-                 end > map->size ? "truncated" : "too long", map->size,
-                 (unsigned long long)end);
+        snprintf(err, err_size, "%s: the file is %s (%llu bytes, the directory says %llu)",
+                 path, end > map->size ? "truncated" : "too long",
+                 (unsigned long long)map->size, (unsigned long long)end);
         return TABLE_ERR_TRUNCATED;
     }
     return TABLE_OK;
 }
 
-int table_map_open(const char *path, struct table_map *map, char *err, size_t err_size)
+/* What a file that is not a regular file is, for the message refusing it. */
+static const char *file_kind(mode_t mode)
+{
+    return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO"
+         : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : S_ISSOCK(mode) ? "a socket"
+         : "not a regular file";
+}
+
+/* Opens path for reading without blocking (a FIFO named like a table must not hang the
+ * reader) and checks that it is a regular file. Returns the descriptor, or -1 with a
+ * sentence in err; *size: the file's size. */
+static int open_regular(const char *path, uint64_t *size, char *err, size_t err_size)
 {
     struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    memset(map, 0, sizeof *map);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0 || fstat(fd, &st) != 0) {
         snprintf(err, err_size, "cannot open %s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
-        return TABLE_ERR_IO;
+        return -1;
     }
-    map->size = (size_t)st.st_size;
-    /* an empty file cannot be mapped; a one-byte stand-in fails the magic check */
-    static const uint8_t empty[1];
-    map->file = map->size ? mmap(NULL, map->size, PROT_READ, MAP_SHARED, fd, 0) : empty;
-    close(fd);
-    if (map->file == MAP_FAILED) {
-        snprintf(err, err_size, "cannot map %s: %s", path, strerror(errno));
-        memset(map, 0, sizeof *map);
-        return TABLE_ERR_IO;
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, "%s is %s, not a table file: remove it or rename it", path,
+                 file_kind(st.st_mode));
+        close(fd);
+        return -1;
     }
-    int status = decode_header(path, map, err, err_size);
+    *size = (uint64_t)st.st_size;
+    return fd;
+}
+
+int table_map_open(const char *path, struct table_map *map, char *err, size_t err_size)
+{
+    uint8_t header[TABLE_HEADER_SIZE];
+    memset(map, 0, sizeof *map);
+    map->fd = open_regular(path, &map->size, err, err_size);
+    if (map->fd < 0)
+        return TABLE_ERR_IO;
+    size_t have = map->size < TABLE_HEADER_SIZE ? (size_t)map->size : TABLE_HEADER_SIZE;
+    int status = read_at(map->fd, header, have, 0);
+    if (status != TABLE_OK) {
+        snprintf(err, err_size, "cannot read %s: %s", path,
+                 status == TABLE_ERR_IO ? strerror(errno) : "it was cut while being read");
+        status = TABLE_ERR_IO;
+    }
     if (status == TABLE_OK)
-        status = check_directory(path, map, err, err_size);
-    if (status != TABLE_OK)
-        table_map_close(map);
+        status = decode_header(path, header, have, map, err, err_size);
+    if (status == TABLE_OK)
+        status = read_directory(path, map->fd, header, map, err, err_size);
+    if (status != TABLE_OK) {
+        close(map->fd);
+        free(map->offsets);
+        memset(map, 0, sizeof *map);
+    }
     return status;
 }
 
 void table_map_close(struct table_map *map)
 {
-    if (map->size)
-        munmap((void *)map->file, map->size);
+    if (table_map_is_open(map))
+        close(map->fd);
+    free(map->offsets);
     memset(map, 0, sizeof *map);
+}
+
+/* Whether every value of decompressed block b is within its metric's range. */
+static bool block_values_in_range(const struct table_map *map, uint64_t b, const uint8_t *raw)
+{
+    uint32_t n = table_block_count(map, b), bits = map->info.value_bits;
+    unsigned most = table_metric_max_value(map->info.metric);
+    if (bits == 2 && most == WDL_LOSS) {
+        /* 3 is the only 2-bit code beyond WDL_LOSS: both bits of a pair set */
+        for (size_t i = 0; i < table_block_bytes(map, b); i++)
+            if (raw[i] & (raw[i] >> 1) & 0x55)
+                return false;
+        return true;
+    }
+    if (most >= (1u << bits) - 1)
+        return true;
+    unsigned over = 0;
+    for (uint32_t k = 0; k < n; k++)
+        over |= table_raw_value(bits, raw, n, k) > most;
+    return !over;
+}
+
+/* The message for block b of map that cannot be used: "KMvK.dtm: block 3 is damaged (why)". */
+static void block_error(const struct table_map *map, uint64_t b, const char *what,
+                        const char *why, char *err, size_t err_size)
+{
+    snprintf(err, err_size, "%s%s: block %llu %s (%s)", map->info.material,
+             table_metric_suffix(map->info.metric), (unsigned long long)b, what, why);
 }
 
 int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, uint8_t *raw,
                     char *err, size_t err_size)
 {
-    uint64_t at = block_offset(map, b);
+    uint64_t at = map->offsets[b];
+    size_t stored = (size_t)(map->offsets[b + 1] - at); /* at most max_compressed_block() */
     size_t want = table_block_bytes(map, b);
-    size_t got = ZSTD_decompressDCtx(dctx, raw, want, blocks_start(map) + at,
-                                     block_offset(map, b + 1) - at);
+    uint8_t *compressed = malloc(stored ? stored : 1);
+    if (!compressed) {
+        block_error(map, b, "cannot be read", "out of memory", err, err_size);
+        return TABLE_ERR_MEMORY;
+    }
+    int status = read_at(map->fd, compressed, stored, map->blocks_at + at);
+    if (status == TABLE_ERR_IO)
+        block_error(map, b, "cannot be read", strerror(errno), err, err_size);
+    else if (status == TABLE_ERR_TRUNCATED)
+        block_error(map, b, "cannot be read",
+                    "the file was cut short after it was opened; reopen the tables", err,
+                    err_size);
+    size_t got = status == TABLE_OK ? ZSTD_decompressDCtx(dctx, raw, want, compressed, stored)
+                                    : 0;
+    free(compressed);
+    if (status != TABLE_OK)
+        return status;
     if (ZSTD_isError(got) || got != want) {
-        snprintf(err, err_size, "%s%s: block %llu is damaged (%s)", map->info.material,
-                 table_metric_suffix(map->info.metric),
-                 (unsigned long long)b,
-                 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
+        block_error(map, b, "is damaged", ZSTD_isError(got) ? ZSTD_getErrorName(got)
+                                                            : "wrong size", err, err_size);
+        return TABLE_ERR_CORRUPT;
+    }
+    if (!block_values_in_range(map, b, raw)) {
+        block_error(map, b, "is damaged", "a value beyond the metric's range", err, err_size);
         return TABLE_ERR_CORRUPT;
     }
     return TABLE_OK;

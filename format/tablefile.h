@@ -90,22 +90,38 @@ int table_file_check_identity(const char *path, const struct table_file_info *go
 int table_file_read_info(const char *path, struct table_file_info *info, char *err,
                          size_t err_size);
 
-/* A table file mapped into memory for reading blocks at random. Read-only once open:
- * any number of threads may read blocks of one map at once. */
+/* A table file open for reading blocks at random. Its header and block directory are
+ * read into memory at open; each block is read with pread when it is needed, so that a
+ * file truncated or rewritten under a reader gives an error status, never a signal (as a
+ * mapping would). Read-only once open: any number of threads may read blocks of one map
+ * at once. */
 struct table_map {
     struct table_file_info info;
-    const uint8_t *file;        /* the whole mapped file */
-    size_t size;
+    int fd;                     /* valid while table_map_is_open */
+    uint64_t *offsets;          /* num_blocks + 1 block offsets, from the directory */
+    uint64_t blocks_at;         /* where the blocks start in the file */
+    uint64_t size;              /* the file's size at open */
     uint32_t block_values;
     uint64_t blocks_per_side;
     uint64_t num_blocks;        /* both sides */
 };
 
-/* Maps path and checks its header and directory (not the blocks, which are checked as
- * they are decompressed). Returns TABLE_OK or a negative enum table_status, with a
- * sentence in err. */
+/* Opens path and checks its header and directory (not the blocks, which are checked as
+ * they are decompressed). Refuses without blocking what is not a regular file (a FIFO, a
+ * device, a directory). Returns TABLE_OK or a negative enum table_status, with a sentence
+ * in err. */
 int table_map_open(const char *path, struct table_map *map, char *err, size_t err_size);
 void table_map_close(struct table_map *map);
+
+/* Whether map holds an open file (a zeroed map does not). */
+static inline int table_map_is_open(const struct table_map *map)
+{
+    return map->offsets != NULL;
+}
+
+/* The largest code a value of the metric may have: WDL 2, DTM a loss in DTM_MAX_PLIES,
+ * MTC DTM_MAX_PLIES plies (format/value.h). A file holding more is damaged or crafted. */
+unsigned table_metric_max_value(enum table_metric metric);
 
 /* The block holding the value of position `index` for side to move `side`; the value's
  * place in it is index % map->block_values. */
@@ -129,9 +145,12 @@ static inline size_t table_block_bytes(const struct table_map *map, uint64_t b)
     return map->info.value_bits == 2 ? (n + 3) / 4 : n * table_value_bytes(&map->info);
 }
 
-/* Decompresses block b into raw (table_block_bytes(map, b) bytes) with dctx, checking
- * its checksum. Thread-safe given one dctx per thread. Returns TABLE_OK, or
- * TABLE_ERR_CORRUPT with a sentence in err naming the file ("KKvK.dtm: block 3 ..."). */
+/* Reads block b from the file and decompresses it into raw (table_block_bytes(map, b)
+ * bytes) with dctx, checking its checksum and that every value is in the metric's range.
+ * Thread-safe given one dctx per thread. Returns TABLE_OK; TABLE_ERR_CORRUPT when the
+ * block is damaged, TABLE_ERR_TRUNCATED or TABLE_ERR_IO when it cannot be read (the file
+ * was cut or replaced under the reader), TABLE_ERR_MEMORY; with a sentence in err naming
+ * the file ("KKvK.dtm: block 3 ..."). */
 int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, uint8_t *raw,
                     char *err, size_t err_size);
 

@@ -1,12 +1,15 @@
+#define _DEFAULT_SOURCE /* flock, beside POSIX */
 #include "gen/build.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "gen/self_check.h"
@@ -165,8 +168,26 @@ static int write_table(const struct tableset *ts, const struct table *t, char *e
     return result;
 }
 
-/* Removes the temporary files (NAME.tmp.PID, see table_file_write) that a run killed
- * while writing left behind: those whose process is gone. */
+/* The lock of a table folder, held by the build writing into it (see lock_folder). */
+#define LOCK_NAME ".damero-gen.lock"
+
+/* Whether name is a table's temporary file: MATERIAL.SUFFIX.tmp.PID (table_file_write). */
+static bool is_table_temporary(const char *name)
+{
+    const char *tag = strstr(name, ".tmp.");
+    char *end;
+    if (!tag || tag[5] == '\0' || tag - name < 4)
+        return false;
+    strtol(tag + 5, &end, 10);
+    for (enum table_metric metric = METRIC_WDL; metric <= METRIC_MTC; metric++)
+        if (*end == '\0' && strncmp(tag - 4, table_metric_suffix(metric), 4) == 0)
+            return true;
+    return false;
+}
+
+/* Removes the temporary files of tables that a run killed while writing left behind. The
+ * caller holds the folder's lock, so no other build is writing: every one is stale,
+ * whatever process now has the number it ends with. */
 static void remove_stale_temporaries(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -174,18 +195,42 @@ static void remove_stale_temporaries(const char *dir)
     if (!d)
         return;
     while ((e = readdir(d)) != NULL) {
-        const char *tag = strstr(e->d_name, ".tmp.");
-        char *end, path[4096];
-        long pid;
-        if (!tag)
-            continue;
-        pid = strtol(tag + 5, &end, 10);
-        if (*end != '\0' || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        char path[4096];
+        if (!is_table_temporary(e->d_name))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         remove(path);
     }
     closedir(d);
+}
+
+/* Takes the table folder's lock (flock on dir/.damero-gen.lock), waiting while another
+ * build holds it: two builds of one folder take turns, and the later one finds intact the
+ * tables the earlier one wrote instead of building them again. Returns the lock's
+ * descriptor (closing it lets the lock go; so does the process ending, however it ends),
+ * or -1 with a sentence in err. */
+static int lock_folder(const char *dir, char *err, size_t err_size)
+{
+    char path[4096 + sizeof LOCK_NAME];
+    snprintf(path, sizeof path, "%s/%s", dir, LOCK_NAME);
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        snprintf(err, err_size, "cannot open the lock %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int locked = flock(fd, LOCK_EX | LOCK_NB);
+    if (locked != 0 && errno == EWOULDBLOCK) {
+        fprintf(stderr, "damero: another build is writing into %s; waiting for it\n", dir);
+        do
+            locked = flock(fd, LOCK_EX);
+        while (locked != 0 && errno == EINTR);
+    }
+    if (locked != 0) {
+        snprintf(err, err_size, "cannot lock %s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 static int ensure_dir(const char *dir, char *err, size_t err_size)
@@ -291,8 +336,10 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
 {
     struct progress pr = { .on = options->progress, .start = seconds_now() };
     struct build_report report = { 0 };
+    int lock = -1;
 
-    if (ts->dir && ensure_dir(ts->dir, err, err_size) < 0)
+    if (ts->dir && (ensure_dir(ts->dir, err, err_size) < 0 ||
+                    (lock = lock_folder(ts->dir, err, err_size)) < 0))
         return -1;
     if (ts->dir)
         remove_stale_temporaries(ts->dir);
@@ -349,10 +396,14 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
     report.seconds = seconds_now() - pr.start;
     if (options->report)
         *options->report = report;
+    if (lock >= 0)
+        close(lock);
     return 0;
 fail:
     if (pr.on)
         fputc('\n', stderr);
+    if (lock >= 0)
+        close(lock);
     return -1;
 }
 

@@ -1,6 +1,7 @@
 #include "gen/table_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,8 @@ static int compress_batch(const struct table_map *map, const void *const values[
     return failed ? -1 : 0;
 }
 
+/* Compresses and writes every block, noting their offsets. Returns 0, -1 when writing
+ * failed (errno says why) or -2 when compressing did (out of memory, or zstd). */
 static int write_blocks(FILE *f, const struct table_map *map, const void *const values[2],
                         uint64_t *offsets)
 {
@@ -69,7 +72,7 @@ static int write_blocks(FILE *f, const struct table_map *map, const void *const 
         uint64_t count = map->num_blocks - first < BATCH_BLOCKS ? map->num_blocks - first
                                                                 : BATCH_BLOCKS;
         if (compress_batch(map, values, first, count, batch) < 0)
-            result = -1;
+            result = -2;
         for (uint64_t k = 0; k < count; k++) {
             if (result == 0 && fwrite(batch[k].data, 1, batch[k].size, f) != batch[k].size)
                 result = -1;
@@ -81,87 +84,155 @@ static int write_blocks(FILE *f, const struct table_map *map, const void *const 
     return result;
 }
 
+FILE *file_create_exclusive(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !f) {
+        int saved = errno;
+        close(fd);
+        remove(path);
+        errno = saved;
+    }
+    return f;
+}
+
+int file_sync_directory(const char *path)
+{
+    size_t n = strlen(path);
+    char *dir = malloc(n + 2);
+    if (!dir)
+        return -1;
+    memcpy(dir, path, n + 1);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0'; /* "/KvK.dtm" is in "/" */
+    else
+        *slash = '\0';
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    if (fd < 0)
+        return -1;
+    int result = fsync(fd);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
+}
+
+/* Writes the table into the open temporary file f: blocks first, after room for the
+ * header and directory, whose offsets they give; then those; then syncs. Returns 0, or -1
+ * with a sentence in err. */
+static int write_contents(FILE *f, const char *path, struct table_map *map,
+                          const void *const values[2], uint8_t *directory, uint64_t *offsets,
+                          char *err, size_t err_size)
+{
+    uint8_t header[TABLE_HEADER_SIZE];
+    uint64_t num_blocks = map->num_blocks;
+    int result = fseek(f, (long)(TABLE_HEADER_SIZE + (num_blocks + 1) * 8), SEEK_SET);
+    if (result == 0)
+        result = write_blocks(f, map, values, offsets);
+    if (result == -2) {
+        snprintf(err, err_size, "cannot write %s: compression failed (out of memory?)", path);
+        return -1;
+    }
+    if (result == 0) {
+        table_encode_header(map, offsets, header, directory);
+        if (fseek(f, 0, SEEK_SET) != 0 || fwrite(header, 1, sizeof header, f) != sizeof header ||
+            fwrite(directory, 8, num_blocks + 1, f) != num_blocks + 1 || fflush(f) != 0 ||
+            fsync(fileno(f)) != 0)
+            result = -1;
+    }
+    if (result != 0)
+        snprintf(err, err_size, "cannot write %s: %s", path, strerror(errno));
+    return result;
+}
+
 int table_file_write(const char *path, const struct table_file_info *info,
                      const void *const values[2], char *err, size_t err_size)
 {
     struct table_map map = { .info = *info };
     table_block_layout(&map);
-    uint64_t num_blocks = map.num_blocks;
-    uint8_t header[TABLE_HEADER_SIZE];
-    uint8_t *directory = malloc((num_blocks + 1) * 8);
-    uint64_t *offsets = malloc((num_blocks + 1) * sizeof *offsets);
+    uint8_t *directory = malloc((map.num_blocks + 1) * 8);
+    uint64_t *offsets = malloc((map.num_blocks + 1) * sizeof *offsets);
     size_t tmp_size = strlen(path) + 32;
     char *tmp = malloc(tmp_size);
     FILE *f = NULL;
+    int result = -1;
 
     if (!directory || !offsets || !tmp) {
         snprintf(err, err_size, "out of memory writing %s", path);
-        goto fail;
+        goto done;
     }
     snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
     map.info.checksum = table_values_checksum(&map.info, values);
-    f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err, err_size, "cannot write %s: %s", tmp, strerror(errno));
-        goto fail;
+    if (!(f = file_create_exclusive(tmp))) {
+        snprintf(err, err_size, "cannot create %s: %s%s", tmp, strerror(errno),
+                 errno == EEXIST || errno == ELOOP ? " (something else is there: remove it)"
+                                                   : "");
+        goto done;
     }
-    /* blocks first, after room for the header and directory, whose offsets they give */
-    if (fseek(f, (long)(TABLE_HEADER_SIZE + (num_blocks + 1) * 8), SEEK_SET) != 0 ||
-        write_blocks(f, &map, values, offsets) < 0)
-        goto write_error;
-    table_encode_header(&map, offsets, header, directory);
-    if (fseek(f, 0, SEEK_SET) != 0 || fwrite(header, 1, sizeof header, f) != sizeof header ||
-        fwrite(directory, 8, num_blocks + 1, f) != num_blocks + 1 || fflush(f) != 0 ||
-        fsync(fileno(f)) != 0)
-        goto write_error;
-    if (fclose(f) != 0) {
-        f = NULL;
-        goto write_error;
+    result = write_contents(f, path, &map, values, directory, offsets, err, err_size);
+    if (fclose(f) != 0 && result == 0) {
+        snprintf(err, err_size, "cannot write %s: %s", path, strerror(errno));
+        result = -1;
     }
-    f = NULL;
-    if (rename(tmp, path) != 0) {
+    if (result == 0 && rename(tmp, path) != 0) {
         snprintf(err, err_size, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        goto fail;
+        result = -1;
     }
-    free(directory);
-    free(offsets);
-    free(tmp);
-    return 0;
-
-write_error:
-    snprintf(err, err_size, "cannot write %s: %s", path,
-             errno ? strerror(errno) : "compression failed");
-fail:
-    if (f)
-        fclose(f);
-    if (tmp)
+    if (result == 0 && file_sync_directory(path) != 0) {
+        snprintf(err, err_size, "cannot sync the directory of %s: %s", path, strerror(errno));
+        result = -1;
+    }
+    if (result != 0)
         remove(tmp);
+done:
     free(directory);
     free(offsets);
     free(tmp);
-    return -1;
+    return result;
 }
 
-/* Decompresses every block into values[side]; returns the number of bad blocks. */
-static uint64_t decompress_all(const struct table_map *map, void *const values[2])
+/* Decompresses every block into values[side]; returns the number of bad blocks, the
+ * first of them in *first_bad. */
+static uint64_t decompress_all(const struct table_map *map, void *const values[2],
+                               uint64_t *first_bad)
 {
-    uint64_t bad = 0;
-#pragma omp parallel reduction(+ : bad)
+    uint64_t bad = 0, first = UINT64_MAX;
+#pragma omp parallel reduction(+ : bad) reduction(min : first)
     {
         ZSTD_DCtx *dctx = ZSTD_createDCtx();
         uint8_t *raw = malloc(TABLE_MAX_BLOCK_BYTES);
         char err[256];
 #pragma omp for schedule(dynamic, 4)
         for (uint64_t b = 0; b < map->num_blocks; b++) {
-            if (!dctx || !raw || table_map_block(map, dctx, b, raw, err, sizeof err) < 0)
+            if (!dctx || !raw || table_map_block(map, dctx, b, raw, err, sizeof err) < 0) {
                 bad++;
-            else
+                first = b < first ? b : first;
+            } else {
                 table_decode_block(map, b, raw, values);
+            }
         }
         ZSTD_freeDCtx(dctx);
         free(raw);
     }
+    *first_bad = first;
     return bad;
+}
+
+/* What is wrong with block b of map, read again for its message. */
+static void describe_block(const struct table_map *map, uint64_t b, char *why, size_t why_size)
+{
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    uint8_t *raw = malloc(TABLE_MAX_BLOCK_BYTES);
+    snprintf(why, why_size, "out of memory");
+    if (dctx && raw && table_map_block(map, dctx, b, raw, why, why_size) == TABLE_OK)
+        snprintf(why, why_size, "block %llu could not be read", (unsigned long long)b);
+    ZSTD_freeDCtx(dctx);
+    free(raw);
 }
 
 int table_file_read(const char *path, struct table_file_info *info, void *values[2], char *err,
@@ -179,9 +250,12 @@ int table_file_read(const char *path, struct table_file_info *info, void *values
             status = TABLE_ERR_MEMORY;
             goto done;
         }
-    uint64_t bad = decompress_all(&map, values);
+    uint64_t first_bad, bad = decompress_all(&map, values, &first_bad);
     if (bad) {
-        snprintf(err, err_size, "%s: %llu damaged block(s)", path, (unsigned long long)bad);
+        char why[512];
+        describe_block(&map, first_bad, why, sizeof why);
+        snprintf(err, err_size, "%s: %llu damaged block(s); the first: %s", path,
+                 (unsigned long long)bad, why);
         status = TABLE_ERR_CORRUPT;
     } else if (table_values_checksum(info, (const void *const *)values) != info->checksum) {
         snprintf(err, err_size, "%s: checksum mismatch (the file is damaged)", path);

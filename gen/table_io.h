@@ -5,16 +5,29 @@
 #define DAMERO_TABLE_IO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "format/tablefile.h"
 
 /* Writes a table: values[side] holds info->positions values, uint8_t for 2- and 8-bit
  * widths (2-bit values must be below 4), uint16_t for 16 bits. The checksum in info is
  * computed here. Compression uses every OpenMP thread; the bytes written do not depend
- * on their number. The file is written as path.tmp.PID and renamed to path when whole.
- * Returns 0, or -1 with a sentence in err (and no file left behind). */
+ * on their number. The file is written as path.tmp.PID (created exclusively: whatever is
+ * at that name, a planted symlink included, makes the write fail rather than be
+ * followed), synced, renamed to path when whole, and the directory synced, so that a
+ * finished table survives a power loss. Returns 0, or -1 with a sentence in err (and no
+ * file left behind). */
 int table_file_write(const char *path, const struct table_file_info *info,
                      const void *const values[2], char *err, size_t err_size);
+
+/* Creates the file path for writing, only if nothing is there (O_EXCL) and without
+ * following a symlink, with mode 0666 less the umask. Returns the stream, or NULL with
+ * errno set. For temporary files that are renamed into place. */
+FILE *file_create_exclusive(const char *path);
+
+/* Syncs the directory that holds path, so that a rename into it is on disk. Returns 0,
+ * or -1 with errno set. */
+int file_sync_directory(const char *path);
 
 /* Reads a whole table and checks it: header, versions, sizes and checksums. On success
  * *info is filled and values[side] are malloc'd arrays of info->positions values (free

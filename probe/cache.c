@@ -32,8 +32,10 @@ static struct cached_block *block_of(block_ref r)
 struct shard {
     pthread_mutex_t lock;
     struct cached_block **ring; /* the blocks this shard holds, NULL for a free place */
-    int32_t capacity;
-    int32_t hand;
+    size_t length;              /* places in the ring so far: it grows as blocks come */
+    size_t allocated;           /* room for places (array_reserve) */
+    size_t most_places;         /* how long the ring may grow */
+    size_t hand;
     size_t bytes, budget;
 };
 
@@ -50,22 +52,20 @@ static struct shard *shard_of(struct block_cache *c, uint32_t file, uint64_t blo
     return &c->shards[(h >> 40) % (uint64_t)c->num_shards];
 }
 
+/* A shard of `budget` bytes. Its ring is allocated as blocks come, so that a large cache
+ * costs nothing until it fills. */
 static int shard_init(struct shard *s, size_t budget)
 {
-    s->capacity = (int32_t)(budget / SMALLEST_COMMON_BLOCK + 16);
-    s->ring = calloc((size_t)s->capacity, sizeof *s->ring);
-    if (!s->ring || pthread_mutex_init(&s->lock, NULL) != 0) {
-        free(s->ring);
-        s->ring = NULL;
+    if (pthread_mutex_init(&s->lock, NULL) != 0)
         return -1;
-    }
+    s->most_places = budget / SMALLEST_COMMON_BLOCK + 16;
     s->budget = budget;
     return 0;
 }
 
 static void shard_free(struct shard *s)
 {
-    for (int32_t e = 0; e < s->capacity; e++)
+    for (size_t e = 0; e < s->length; e++)
         free(s->ring[e]);
     free(s->ring);
     pthread_mutex_destroy(&s->lock);
@@ -74,8 +74,10 @@ static void shard_free(struct shard *s)
 struct block_cache *block_cache_create(size_t bytes, bool *failed)
 {
     *failed = false;
-    if (bytes == 0)
+    if (bytes == 0 || bytes > BLOCK_CACHE_MAX_BYTES) {
+        *failed = bytes != 0;
         return NULL;
+    }
     int n = 1;
     while (n < MAX_SHARDS && bytes / (size_t)(2 * n) >= MIN_SHARD_BYTES)
         n *= 2;
@@ -140,16 +142,33 @@ bool block_cache_value(struct block_cache *c, uint32_t file, uint64_t block,
     return r != 0;
 }
 
-/* Evicts with the clock until `bytes` more fit; returns the free place in the ring for
- * them, or -1 when they cannot fit even in an empty shard. */
-static int32_t make_room(struct block_cache *c, struct shard *s, size_t bytes)
+/* A new place at the end of the ring, while it may still grow; -1 when it may not (or
+ * memory runs out: the clock then reuses the places there are). */
+static ptrdiff_t grow_ring(struct shard *s)
+{
+    if (s->length == s->most_places ||
+        array_reserve(&s->ring, &s->allocated, s->length + 1, sizeof *s->ring) < 0)
+        return -1;
+    s->ring[s->length] = NULL;
+    return (ptrdiff_t)s->length++;
+}
+
+/* Finds a place for `bytes` more: a new one while they fit in the budget and the ring may
+ * grow, else with the clock, evicting until they fit. Returns the place, or -1 when they
+ * cannot fit even in an empty shard. */
+static ptrdiff_t make_room(struct block_cache *c, struct shard *s, size_t bytes)
 {
     if (bytes > s->budget)
         return -1;
+    ptrdiff_t place;
+    if (s->bytes + bytes <= s->budget && (place = grow_ring(s)) >= 0)
+        return place;
+    if (s->length == 0)
+        return -1;
     for (;;) {
-        int32_t place = s->hand;
+        place = (ptrdiff_t)s->hand;
         struct cached_block *b = s->ring[place];
-        s->hand = (s->hand + 1) % s->capacity;
+        s->hand = (s->hand + 1) % s->length;
         if (b) {
             block_ref *r = &c->blocks[b->file][b->block];
             if (*r & REFERENCED) {
@@ -191,7 +210,7 @@ unsigned block_cache_insert(struct block_cache *c, uint32_t file, uint64_t block
     struct cached_block *b = block_of_data(data);
     if (c) {
         struct shard *s = shard_of(c, file, block);
-        int32_t place;
+        ptrdiff_t place;
         b->block = block;
         b->file = file;
         b->bytes = (uint32_t)bytes;

@@ -18,8 +18,13 @@
 
 struct block_cache;
 
-/* A cache of at most `bytes` bytes of blocks. Returns NULL when bytes is 0 (the caller
- * then keeps nothing) or memory runs out (*failed is then set). */
+/* The largest cache: 1 TiB, far beyond any machine's memory today, and small enough that
+ * no count of places or shards can wrap. */
+#define BLOCK_CACHE_MAX_BYTES ((size_t)1 << 40)
+
+/* A cache of at most `bytes` bytes of blocks. Its memory is taken as blocks come, so a
+ * large cache is quick to make. Returns NULL when bytes is 0 (the caller then keeps
+ * nothing), more than BLOCK_CACHE_MAX_BYTES or memory runs out (*failed is then set). */
 struct block_cache *block_cache_create(size_t bytes, bool *failed);
 void block_cache_free(struct block_cache *c);
 

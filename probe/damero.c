@@ -1,6 +1,6 @@
-/* The probing library behind damero.h: table files mapped at open, blocks decompressed
- * on demand into a shared cache, positions converted between the public square numbering
- * and the internal bitboards. */
+/* The probing library behind damero.h: table files opened at open, blocks read and
+ * decompressed on demand into a shared cache, positions converted between the public
+ * square numbering and the internal bitboards. */
 #include "probe/damero.h"
 
 #include <dirent.h>
@@ -26,11 +26,12 @@
 
 _Static_assert(DAMERO_MAX_MOVES == MAX_MOVES, "the public bound is the move generator's");
 _Static_assert(DAMERO_SQUARE_NAME_SIZE == SQUARE_NAME_SIZE, "the public size is notation's");
+_Static_assert(DAMERO_MAX_CACHE_BYTES == BLOCK_CACHE_MAX_BYTES, "the public bound is the cache's");
 
 #define NUM_METRICS 3
 #define PATH_SIZE 4096
 
-/* One table file of a material: listed when the handle opens, mapped and checked on
+/* One table file of a material: listed when the handle opens, opened and checked on
  * first use. The state only ever moves from FILE_LISTED to FILE_OPEN or FILE_FAILED, under
  * the material's lock; a probe that reads FILE_OPEN (acquire) sees the map, the cache
  * number and the material's index as they were made before (release). */
@@ -193,7 +194,8 @@ static int list_directory(damero_tb *tb)
     if (!d && errno == ENOENT)
         return DAMERO_OK; /* no tables of this variant yet: every probe says so */
     if (!d)
-        return fail(DAMERO_ERR_IO, "cannot read the folder %s: %s", tb->dir, strerror(errno));
+        return fail(DAMERO_ERR_IO, "cannot read the table folder %s: %s", tb->dir,
+                    strerror(errno));
     while (status == DAMERO_OK && (e = readdir(d)))
         status = list_file(tb, e->d_name);
     closedir(d);
@@ -202,7 +204,7 @@ static int list_directory(damero_tb *tb)
     return status;
 }
 
-/* The file of t for `metric`, mapped and checked: the header must name this variant's
+/* The file of t for `metric`, opened and checked: the header must name this variant's
  * material before the material's index is built (a kings-only material's index takes
  * long to build, wasted on an empty or foreign file), then the file's size must match
  * the index. Called under t->lock. Returns a table status, with a sentence in err. */
@@ -296,6 +298,9 @@ int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero
     const struct variant *v = variant_by_name(variant);
     if (!v)
         return fail(DAMERO_ERR_VARIANT, "unknown variant '%s'", variant);
+    if (cache_bytes > DAMERO_MAX_CACHE_BYTES)
+        return fail(DAMERO_ERR_ARGUMENT, "a cache of %zu bytes is more than damero can use "
+                    "(DAMERO_MAX_CACHE_BYTES, 1 TiB): ask for less", cache_bytes);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return fail(DAMERO_ERR_IO, "%s is not a directory of tables", dir);

@@ -115,7 +115,7 @@ const char *damero_error_message(void);
 
 /* Opens the tables of a variant: the files dir/<variant>/<material>.{wdl,dtm,mtc} that
  * `damero gen --dir dir` writes. Opening only lists which tables there are: it reads no
- * table file and starts no thread. Each file is mapped and its header and block directory
+ * table file and starts no thread. Each file is opened and its header and block directory
  * checked when a probe first needs it (once, whichever thread asks first); a damaged,
  * truncated or foreign file then fails the probes that need it, with its own status and
  * message, and every other table keeps working. damero_check() checks every file at once.
@@ -127,14 +127,19 @@ const char *damero_error_message(void);
  * dir:         the tables' root directory, as given to `damero gen --dir`.
  * cache_bytes: the most memory the cached blocks' values may take (the cache's own
  *              bookkeeping adds about 8 bytes per block of every table file used, plus
- *              allocator overhead); 16 MB to 256 MB suit an engine.
+ *              allocator overhead); 16 MB to 256 MB suit an engine. The memory is taken
+ *              as blocks are read, not at open. At most DAMERO_MAX_CACHE_BYTES.
  * tb:          receives the handle (NULL on failure).
  *
- * Returns DAMERO_OK, or DAMERO_ERR_VARIANT (unknown variant), DAMERO_ERR_IO (dir is not a
- * directory, or its <variant> folder cannot be read), or DAMERO_ERR_MEMORY. When dir
- * exists but holds no <variant> folder, the handle opens with no tables (every probe then
- * reports DAMERO_ERR_MISSING): tables may simply not be built yet. */
+ * Returns DAMERO_OK, or DAMERO_ERR_ARGUMENT (cache_bytes above DAMERO_MAX_CACHE_BYTES),
+ * DAMERO_ERR_VARIANT (unknown variant), DAMERO_ERR_IO (dir is not a directory, or its
+ * <variant> folder cannot be read), or DAMERO_ERR_MEMORY. When dir exists but holds no
+ * <variant> folder, the handle opens with no tables (every probe then reports
+ * DAMERO_ERR_MISSING): tables may simply not be built yet. */
 int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero_tb **tb);
+
+/* The largest cache_bytes damero_open() takes: 1 TiB. */
+#define DAMERO_MAX_CACHE_BYTES ((size_t)1 << 40)
 
 /* Called by damero_check() for each table file with a problem: its name in the variant's
  * folder ("KKvK.dtm"), a damero status and the sentence damero_error_message() would give. */
@@ -155,7 +160,7 @@ typedef void (*damero_problem_fn)(void *context, const char *file, int status,
  * or DAMERO_ERR_MEMORY (the check stopped). Thread-safe: other threads may probe meanwhile. */
 int damero_check(damero_tb *tb, damero_problem_fn report, void *context, int *files);
 
-/* Unmaps the tables and frees the handle. NULL is allowed. */
+/* Closes the table files and frees the handle. NULL is allowed. */
 void damero_close(damero_tb *tb);
 
 /* The variant's name as given to damero_open, and the most pieces of any material that
@@ -207,9 +212,11 @@ int damero_write_fen(const damero_tb *tb, const damero_position *pos,
  * wdl: receives DAMERO_WIN, DAMERO_DRAW or DAMERO_LOSS.
  *
  * Returns DAMERO_OK, DAMERO_ERR_POSITION, DAMERO_ERR_MISSING (no table for the material),
- * DAMERO_ERR_CORRUPT (a damaged block), DAMERO_ERR_MEMORY, or, when a table file needed
- * is opened and found bad, DAMERO_ERR_IO, _FORMAT, _TRUNCATED, _VERSION or _VARIANT (the
- * same for every later probe that needs that file). Thread-safe. */
+ * DAMERO_ERR_CORRUPT (a damaged block, or one holding a value beyond its metric's range),
+ * DAMERO_ERR_TRUNCATED or DAMERO_ERR_IO (a file cut short or unreadable since it was
+ * opened: reopen the tables), DAMERO_ERR_MEMORY, or, when a table file needed is opened
+ * and found bad, DAMERO_ERR_IO, _FORMAT, _TRUNCATED, _VERSION or _VARIANT (the same for
+ * every later probe that needs that file). Thread-safe. */
 int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
 
 /* The value of pos with its DTM and MTC, from the DTM and MTC tables (not the WDL ones).

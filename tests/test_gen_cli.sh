@@ -5,6 +5,7 @@
 set -u
 export LC_ALL=C # English error texts (strerror), byte order for ls
 damero=$1
+craft_table=$2 # tests/craft_table.c: a table with one value changed, checksums valid
 . "$(dirname "$0")/cli_harness.sh"
 make_tmp gen-cli
 
@@ -61,13 +62,57 @@ expect 0 "0 tables built, 9 found intact" -- gen --variant russian --pieces 3 --
 check "a second run changed the tables" same_files "$a" "$tmp/reference"
 
 # --- A run killed while writing leaves a temporary file; the next run removes it --------
+# A build holds the folder's lock, so every temporary file it finds there is stale, even
+# one whose number is a running process's (a recycled PID, or PID 1).
 dead=$(sh -c 'echo $$')   # a process that has ended
 echo partial > "$a/KMvK.dtm.tmp.$dead"
-echo writing > "$a/KKvK.dtm.tmp.$$" # this script is alive: as if another run were writing
+echo stale > "$a/KKvK.dtm.tmp.$$" # this script is alive
+echo stale > "$a/KvK.wdl.tmp.1"
+echo mine > "$a/notes.txt.tmp.5" # not a table's: left alone
 expect 0 "0 tables built, 9 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
 check "the temporary file of an ended run is still there" test ! -e "$a/KMvK.dtm.tmp.$dead"
-check "the temporary file of a running process was removed" test -e "$a/KKvK.dtm.tmp.$$"
-rm -f "$a/KKvK.dtm.tmp.$$"
+check "a stale temporary file with a live PID is still there" test ! -e "$a/KKvK.dtm.tmp.$$"
+check "a stale temporary file of PID 1 is still there" test ! -e "$a/KvK.wdl.tmp.1"
+check "a file that is no table's temporary was removed" test -e "$a/notes.txt.tmp.5"
+rm -f "$a/notes.txt.tmp.5"
+
+# --- Two builds of one folder at once take turns: the tables are built once ------------
+c=$tmp/c/russian
+"$damero" gen --variant russian --pieces 3 --dir "$tmp/c" > "$tmp/c1.out" 2>&1 &
+first=$!
+"$damero" gen --variant russian --pieces 3 --dir "$tmp/c" > "$tmp/c2.out" 2>&1
+second_status=$?
+wait $first
+first_status=$?
+check "two builds at once: exit $first_status and $second_status" \
+  test "$first_status" -eq 0 -a "$second_status" -eq 0
+built_by() { sed -n 's/^russian: \([0-9]*\) tables\{0,1\} built.*/\1/p' "$1"; }
+built=$(($(built_by "$tmp/c1.out") + $(built_by "$tmp/c2.out")))
+check "two builds at once built $built tables between them, not 9: $(cat "$tmp/c1.out" "$tmp/c2.out")" \
+  test "$built" = 9
+check "two builds at once made other tables" same_files "$c" "$tmp/reference"
+
+# --- Hostile names in the folder: a FIFO, a directory, a symlink to a device -------------
+h=$tmp/h/russian
+mkdir -p "$h"
+cp "$tmp/reference"/* "$h"
+rm "$h/KvK.wdl" "$h/KvM.dtm" "$h/MvM.mtc"
+mkfifo "$h/KvK.wdl"
+mkdir "$h/KvM.dtm"
+ln -s /dev/zero "$h/MvM.mtc"
+expect 1 "$h/KvK.wdl is a FIFO, not a table file" -- info "$h/KvK.wdl"
+expect 1 "$h/KvM.dtm is a directory, not a table file" -- info "$h/KvM.dtm"
+expect 1 "$h/MvM.mtc is a device, not a table file" -- info "$h/MvM.dtm"
+# gen does not wait on the FIFO: it rebuilds KvK and replaces it; it cannot replace the
+# directory, and says so
+expect 1 "$h/KvM.dtm" -- gen --variant russian KvK MvM --dir "$tmp/h"
+check "gen left the FIFO in place of KvK.wdl" test -f "$h/KvK.wdl"
+rmdir "$h/KvM.dtm"
+expect 0 "2 tables built" -- gen --variant russian --pieces 3 --dir "$tmp/h"
+check "the rebuilt tables differ" same_files "$h" "$tmp/reference"
+
+# --- An empty --dir is refused, rather than building at the filesystem's root ------------
+expect 2 "--dir needs a name, not an empty one" -- gen --variant russian --pieces 2 --dir ''
 
 flip_byte "$a/KMvK.dtm" "$(middle "$a/KMvK.dtm")"
 expect 0 "1 table built, 8 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
@@ -294,6 +339,26 @@ flip_byte "$a/KMvK.wdl" "$(middle "$a/KMvK.wdl")"
 expect 1 "KMvK.wdl: " -- info "$a/KMvK.wdl"
 rm "$a/KMvK.mtc"
 expect 1 "cannot open $a/KMvK.mtc" -- info "$a/KMvK.dtm"
+# a file that is not what its name says, or lies in another variant's folder, is blamed
+w=$tmp/w/russian
+mkdir -p "$w" "$tmp/w/english"
+cp "$tmp/reference"/* "$w"
+cp "$w/KKvK.dtm" "$w/KMvK.dtm"
+expect 1 "$w/KMvK.dtm holds the table KKvK.dtm of russian, not what its name says" -- \
+  info "$w/KMvK.dtm"
+cp "$w/KKvK.dtm" "$w/KKvK.mtc" "$tmp/w/english"
+expect 1 "$tmp/w/english/KKvK.dtm is a table of russian, but lies in the folder of english" -- \
+  info "$tmp/w/english/KKvK.dtm"
+# values beyond the metric's range, in files whose checksums are all valid
+cp "$tmp/reference"/* "$w"
+"$craft_table" "$w/KKvK.dtm" 0 5 65535 || fail "craft_table failed"
+expect 1 "KKvK.dtm: block 0 is damaged (a value beyond the metric's range)" -- info "$w/KKvK.dtm"
+cp "$tmp/reference"/* "$w"
+"$craft_table" "$w/KKvK.mtc" 1 7 40000 || fail "craft_table failed"
+expect 1 "KKvK.mtc: block 1 is damaged (a value beyond the metric's range)" -- info "$w/KKvK.wdl"
+cp "$tmp/reference"/* "$w"
+"$craft_table" "$w/KKvK.wdl" 0 3 3 || fail "craft_table failed"
+expect 1 "KKvK.wdl: block 0 is damaged (a value beyond the metric's range)" -- info "$w/KKvK.wdl"
 expect 2 "name one table file" -- info
 expect 2 "unknown option '--yaml'" -- info --yaml "$a/KvK.dtm"
 expect 0 "--json" -- info --help

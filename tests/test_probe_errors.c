@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "format/index.h"
+#include "tests/craft_util.h"
 
 #define PIECES 3
 
@@ -179,6 +180,20 @@ static void expect_file_fails(const char *root, const char *file, const char *fe
     assert_int_equal(problems.status, status);
     assert_true(files > 20);
     damero_close(tb);
+}
+
+/* damero_open fails with `status`, and its message names path and holds `words`. */
+static void expect_open_fails(const char *root, int status, const char *path, const char *words,
+                              const char *what)
+{
+    damero_tb *tb = (damero_tb *)1;
+    int got = damero_open("russian", root, 1 << 20, &tb);
+    if (got != status)
+        fail_msg("%s: damero_open returned %d, not %d (%s)", what, got, status,
+                 got ? damero_error_message() : "opened");
+    assert_null(tb);
+    assert_message_has(what, path);
+    assert_message_has(what, words);
 }
 
 /* ---- damaged files, refused when first needed ---- */
@@ -411,6 +426,155 @@ static void test_damaged_block(void **state)
     damero_close(damaged[1]);
 }
 
+/* ---- files changed under a running prober ---- */
+
+/* Probes every position of material `name` (both sides to move) through tb; each probe
+ * must return DAMERO_OK or one of the statuses a damaged file gives. Returns how many
+ * failed. */
+static int probe_all(damero_tb *tb, const char *name)
+{
+    const struct variant *v = test_variant("russian");
+    struct material m;
+    struct material_index ix;
+    char err[256];
+    int failed = 0;
+    assert_int_equal(material_parse(v, name, &m, err, sizeof err), 0);
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    for (int side = 0; side < 2; side++)
+        for (uint64_t i = 0; i < ix.size; i++) {
+            struct position p;
+            damero_value value;
+            int wdl;
+            index_position(&ix, i, (enum side)side, &p);
+            damero_position pos = public_position(v, &p);
+            int statuses[2] = { damero_probe(tb, &pos, &value), damero_probe_wdl(tb, &pos, &wdl) };
+            for (int k = 0; k < 2; k++) {
+                int s = statuses[k];
+                if (s != DAMERO_OK && s != DAMERO_ERR_TRUNCATED && s != DAMERO_ERR_CORRUPT &&
+                    s != DAMERO_ERR_IO)
+                    fail_msg("%s: probe returned %d (%s)", name, s, damero_error_message());
+                failed += s != DAMERO_OK;
+            }
+        }
+    index_free(&ix);
+    return failed;
+}
+
+/* Probes one KMvK position through both paths, so that all three of KMvK's files are
+ * open (they open on first use) before the test changes them under the prober. */
+static void open_kmvk_files(damero_tb *tb)
+{
+    assert_int_equal(probe_fen(tb, "W:WKa1,c3:BKh8", true), DAMERO_OK);
+    assert_int_equal(probe_fen(tb, "W:WKa1,c3:BKh8", false), DAMERO_OK);
+}
+
+/* A table truncated while a prober has it open (an interrupted copy over it) gives an
+ * error status, not a signal: blocks are read from the file, not from a mapping. */
+static void test_truncated_under_prober(void **state)
+{
+    char root[128], path[256];
+    damero_tb *tb;
+    fresh_copy(*state, root);
+    if (damero_open("russian", root, 0, &tb) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    open_kmvk_files(tb);
+    const char *files[] = { "KMvK.dtm", "KMvK.mtc", "KMvK.wdl" };
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        table_path(root, files[k], path);
+        assert_int_equal(truncate(path, k == 0 ? file_size(path) / 2 : 0), 0);
+    }
+    assert_true(probe_all(tb, "KMvK") > 0);
+    assert_int_equal(probe_all(tb, "KKvK"), 0); /* the other tables are untouched */
+    damero_close(tb);
+}
+
+/* A table rewritten in place under a prober (`cp` of another table over it): each probe
+ * gives a value or an error status, never a crash. */
+static void test_rewritten_under_prober(void **state)
+{
+    struct fixture *f = *state;
+    char root[128], path[256], from[256];
+    damero_tb *tb;
+    fresh_copy(f, root);
+    if (damero_open("russian", root, 0, &tb) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    open_kmvk_files(tb);
+    const char *pairs[][2] = { { "KMvK.dtm", "KvK.dtm" }, { "KMvK.mtc", "MMvM.mtc" },
+                               { "KMvK.wdl", "KKvM.dtm" } };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        table_path(root, pairs[k][0], path);
+        snprintf(from, sizeof from, "%s/russian/%s", f->master, pairs[k][1]);
+        copy_file(from, path);
+    }
+    probe_all(tb, "KMvK");
+    damero_close(tb);
+}
+
+/* A FIFO, a directory or a device named like a table is refused when first needed, at
+ * once (a blocking open of a FIFO would wait for a writer forever). */
+static void test_not_regular_files(void **state)
+{
+    char root[128], path[256];
+    fresh_copy(*state, root);
+    table_path(root, "KKvK.wdl", path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    expect_file_fails(root, "KKvK.wdl", "W:WKa1,Kc1:BKh8", DAMERO_ERR_IO, path, "a FIFO", "FIFO");
+
+    fresh_copy(*state, root);
+    table_path(root, "KvK.dtm", path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0777), 0);
+    expect_file_fails(root, "KvK.dtm", "W:WKa1:BKh8", DAMERO_ERR_IO, path, "a directory",
+                      "directory");
+
+    fresh_copy(*state, root);
+    table_path(root, "KvK.mtc", path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(symlink("/dev/zero", path), 0);
+    expect_file_fails(root, "KvK.mtc", "W:WKa1:BKh8", DAMERO_ERR_IO, path, "a device",
+                      "/dev/zero");
+}
+
+/* ---- values beyond their metric's range, in files whose checksums are all valid ---- */
+
+/* A DTM of 0xFFFF (a "win in 32767 plies", beyond any table) and a WDL code of 3 are
+ * reported as damage, not read as values. */
+static void test_values_out_of_range(void **state)
+{
+    const struct variant *v = test_variant("russian");
+    const char *cases[][2] = { { "KMvK.dtm", "65535" }, { "KMvK.mtc", "65535" },
+                               { "KMvK.wdl", "3" } };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char root[128];
+        damero_tb *tb;
+        struct material m;
+        struct material_index ix;
+        struct position p;
+        char err[1024];
+        damero_value value;
+        int wdl;
+        char path[256];
+        fresh_copy(*state, root);
+        table_path(root, cases[k][0], path);
+        if (craft_value(path, WHITE, 0, (unsigned)atoi(cases[k][1]), err, sizeof err) < 0)
+            fail_msg("%s", err);
+        if (damero_open("russian", root, 1 << 20, &tb) != DAMERO_OK)
+            fail_msg("%s", damero_error_message());
+        assert_int_equal(material_parse(v, "KMvK", &m, err, sizeof err), 0);
+        assert_int_equal(index_init(&ix, v, &m), 0);
+        index_position(&ix, 0, WHITE, &p);
+        damero_position pos = public_position(v, &p);
+        int status = k < 2 ? damero_probe(tb, &pos, &value) : damero_probe_wdl(tb, &pos, &wdl);
+        if (status != DAMERO_ERR_CORRUPT)
+            fail_msg("%s = %s: probe returned %d", cases[k][0], cases[k][1], status);
+        assert_message_has(cases[k][0], cases[k][0]);
+        assert_message_has(cases[k][0], "range");
+        index_free(&ix);
+        damero_close(tb);
+    }
+}
+
 /* ---- what the tables cannot answer ---- */
 
 static damero_tb *open_master(struct fixture *f)
@@ -582,6 +746,91 @@ static void test_directories(void **state)
     damero_close(tb);
 }
 
+/* cache_bytes: beyond DAMERO_MAX_CACHE_BYTES refused (a size whose shards' rings wrapped
+ * to 0 places once opened and then died of a division by zero); the largest allowed and
+ * tiny ones give the same values as no cache, and the largest is not allocated up front. */
+static void test_cache_sizes(void **state)
+{
+    struct fixture *f = *state;
+    const size_t refused[] = { ((size_t)1 << 49) - ((size_t)1 << 21), DAMERO_MAX_CACHE_BYTES + 1,
+                               SIZE_MAX };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        damero_tb *tb = (damero_tb *)1;
+        assert_int_equal(damero_open("russian", f->master, refused[k], &tb), DAMERO_ERR_ARGUMENT);
+        assert_null(tb);
+        assert_message_has("huge cache", "DAMERO_MAX_CACHE_BYTES");
+    }
+    const struct variant *v = test_variant("russian");
+    const size_t sizes[] = { DAMERO_MAX_CACHE_BYTES, 1, 3000, 1 << 20 };
+    damero_tb *plain, *cached;
+    struct material m;
+    struct material_index ix;
+    char err[256];
+    if (damero_open("russian", f->master, 0, &plain) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    assert_int_equal(material_parse(v, "KKvM", &m, err, sizeof err), 0);
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        if (damero_open("russian", f->master, sizes[k], &cached) != DAMERO_OK)
+            fail_msg("%zu bytes: %s", sizes[k], damero_error_message());
+        /* twice over: the second pass reads what the cache kept */
+        for (int pass = 0; pass < 2; pass++)
+            for (int side = 0; side < 2; side++)
+                for (uint64_t i = 0; i < ix.size; i += 7) {
+                    struct position p;
+                    damero_value want, got;
+                    index_position(&ix, i, (enum side)side, &p);
+                    damero_position pos = public_position(v, &p);
+                    assert_int_equal(damero_probe(plain, &pos, &want), DAMERO_OK);
+                    assert_int_equal(damero_probe(cached, &pos, &got), DAMERO_OK);
+                    assert_memory_equal(&want, &got, sizeof want);
+                }
+        damero_close(cached);
+    }
+    index_free(&ix);
+    damero_close(plain);
+}
+
+/* A variant folder that cannot be read is an error, not "no tables yet" (only a missing
+ * one is that); here it is a file. */
+static void test_unreadable_variant_folder(void **state)
+{
+    struct fixture *f = *state;
+    char root[256], path[300];
+    snprintf(root, sizeof root, "%s/folder-is-file", f->base);
+    assert_int_equal(mkdir(root, 0777), 0);
+    snprintf(path, sizeof path, "%s/russian", root);
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    fclose(out);
+    expect_open_fails(root, DAMERO_ERR_IO, path, "Not a directory", "variant folder a file");
+}
+
+/* A message about a file deep in the tree keeps its reason: the message has room for a
+ * long path. */
+static void test_long_path_message(void **state)
+{
+    struct fixture *f = *state;
+    char root[2048], from[256], to[2200];
+    int n = snprintf(root, sizeof root, "%s", f->base);
+    while (n < 1500) {
+        n += snprintf(root + n, sizeof root - (size_t)n, "/a-long-folder-name-%d", n);
+        assert_int_equal(mkdir(root, 0777), 0);
+    }
+    snprintf(to, sizeof to, "%s/russian", root);
+    assert_int_equal(mkdir(to, 0777), 0);
+    snprintf(from, sizeof from, "%s/russian/KvK.wdl", f->master);
+    snprintf(to, sizeof to, "%s/russian/KvK.wdl", root);
+    copy_file(from, to);
+    assert_int_equal(truncate(to, file_size(to) - 1), 0);
+    damero_tb *tb;
+    assert_int_equal(damero_open("russian", root, 1 << 20, &tb), DAMERO_OK);
+    assert_int_equal(probe_fen(tb, "W:WKa1:BKh8", true), DAMERO_ERR_TRUNCATED);
+    assert_message_has("long path", to);
+    assert_message_has("long path", "the directory says");
+    damero_close(tb);
+}
+
 static void test_null_arguments(void **state)
 {
     struct fixture *f = *state;
@@ -677,12 +926,19 @@ int main(void)
         cmocka_unit_test(test_other_files_ignored),
         cmocka_unit_test(test_empty_large_kings_file),
         cmocka_unit_test(test_damaged_block),
+        cmocka_unit_test(test_truncated_under_prober),
+        cmocka_unit_test(test_rewritten_under_prober),
+        cmocka_unit_test(test_not_regular_files),
+        cmocka_unit_test(test_values_out_of_range),
         cmocka_unit_test(test_missing_material),
         cmocka_unit_test(test_missing_after_capture),
         cmocka_unit_test(test_bad_fen),
         cmocka_unit_test(test_bad_position),
         cmocka_unit_test(test_unknown_variant),
         cmocka_unit_test(test_directories),
+        cmocka_unit_test(test_unreadable_variant_folder),
+        cmocka_unit_test(test_long_path_message),
+        cmocka_unit_test(test_cache_sizes),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_too_little_room),
         cmocka_unit_test(test_game_over),

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format/value.h"
 #include "gen/table_io.h"
 #include "tests/random_position.h"
 
@@ -69,7 +70,7 @@ static struct table_file_info test_info(uint32_t value_bits, uint64_t positions)
 }
 
 /* Values like a real table's: long runs (which compress) broken by noise (which does not),
- * over the whole range of the value width, different for the two sides. */
+ * over the whole range a DTM of the value width may have, different for the two sides. */
 static void *test_values(uint32_t value_bits, uint64_t n, int side)
 {
     uint8_t *bytes = malloc(n * (value_bits > 8 ? 2 : 1) + 1);
@@ -82,7 +83,7 @@ static void *test_values(uint32_t value_bits, uint64_t n, int side)
         else if (value_bits == 8)
             bytes[i] = (uint8_t)v;
         else
-            ((uint16_t *)bytes)[i] = v;
+            ((uint16_t *)bytes)[i] = v <= dtm_loss(DTM_MAX_PLIES) ? v : dtm_loss(DTM_MAX_PLIES);
     }
     return bytes;
 }
@@ -390,6 +391,44 @@ static void test_write_fails_midway(void **state)
     free(values[1]);
 }
 
+/* A symlink planted at the temporary name (NAME.tmp.PID) is not followed: the write
+ * fails, naming it, and neither the link's target nor the table is touched. */
+static void test_planted_symlink(void **state)
+{
+    struct fixture *f = *state;
+    struct table_file_info info = test_info(8, 10);
+    uint8_t values[2][10] = { { 0 } };
+    const void *const pointers[2] = { values[0], values[1] };
+    char tmp[256], victim[256], err[512] = "", text[64] = "";
+    struct stat st;
+
+    snprintf(victim, sizeof victim, "%s/victim", f->dir);
+    FILE *out = fopen(victim, "w");
+    assert_non_null(out);
+    fputs("precious\n", out);
+    fclose(out);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", f->path, (long)getpid());
+    assert_int_equal(symlink(victim, tmp), 0);
+
+    assert_int_equal(table_file_write(f->path, &info, pointers, err, sizeof err), -1);
+    if (!strstr(err, tmp) || !strstr(err, "remove it"))
+        fail_msg("message '%s' does not name the temporary file and what to do", err);
+    FILE *in = fopen(victim, "r");
+    assert_non_null(in);
+    assert_non_null(fgets(text, sizeof text, in));
+    fclose(in);
+    assert_string_equal(text, "precious\n");
+    assert_int_equal(lstat(f->path, &st), -1);
+    assert_int_equal(lstat(tmp, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+
+    /* with the link gone, the write goes through */
+    assert_int_equal(unlink(tmp), 0);
+    assert_int_equal(table_file_write(f->path, &info, pointers, err, sizeof err), 0);
+    assert_int_equal(lstat(f->path, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +445,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_missing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_into_missing_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_fails_midway, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

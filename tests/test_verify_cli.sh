@@ -409,8 +409,21 @@ mkdir "$md/taken"
 expect 1 "cannot write $md/taken" -- verify --variant italian --dir "$t" --markdown "$md/taken"
 check "--markdown onto a folder: a temporary file left behind: $(ls -A "$md")" \
   test "$(ls -A "$md" | tr '\n' ' ')" = "rules.md taken "
+# a symlink planted at the temporary name (DOCUMENT.tmp.PID; exec keeps the shell's PID)
+# is not followed: exit 1, naming it, and its target untouched
+echo precious > "$md/victim"
+checks=$((checks + 1))
+out=$(sh -c 'ln -s "$1/victim" "$1/planted.md.tmp.$$" && exec "$2" verify --variant italian \
+  --dir "$3" --markdown "$1/planted.md"' sh "$md" "$damero" "$t" 2>&1)
+status=$?
+[ "$status" -eq 1 ] && [[ "$out" == *"planted.md.tmp."*"remove it"* ]] ||
+  fail "--markdown with a planted symlink -> exit $status (want 1, naming it): $out"
+check "--markdown followed a planted symlink" test "$(cat "$md/victim")" = precious
+rm -f "$md"/planted.md.tmp.* "$md/victim"
 
 # --- bad arguments: exit 2 and a message ---------------------------------------------
+expect 2 "--dir needs a name, not an empty one" -- verify --variant italian --dir ''
+expect 2 "--markdown needs a name, not an empty one" -- verify --variant italian --dir "$t" --markdown ''
 expect 2 "unknown variant 'chess'" -- verify --variant chess --dir "$t"
 expect 2 "--pieces takes a whole number from 2 to 8, not '1'" -- verify --pieces 1 --dir "$t"
 expect 2 "--pieces takes a whole number from 2 to 8, not '9'" -- verify --pieces 9 --dir "$t"
