@@ -11,15 +11,16 @@
 #include "core/perft.h"
 
 static const char help[] =
-    "usage: damero perft --variant NAME --depth D [--fen FEN] [--keep-duplicates] [--divide]\n"
+    "usage: damero perft --variant NAME --depth D [--keep-duplicates] [--divide] [FEN]\n"
     "\n"
-    "Counts the move sequences of 1..D plies from a position (the initial one by default)\n"
+    "Counts the move sequences of 1..D plies from the position FEN (in the variant's own\n"
+    "notation, e.g. W:W31,32,K45:B1,2,K7 or, algebraic, W:Wc3,Kd4:Bf6; the initial one by\n"
+    "default)\n"
     "and prints one line per depth: depth, nodes, seconds, nodes per second.\n"
     "\n"
     "  --variant NAME     the rules (see 'damero --help' for the list)\n"
     "  --depth D          the deepest count, 1 to 20 plies\n"
-    "  --fen FEN          start from this position, in the variant's own notation,\n"
-    "                     e.g. W:W31,32,K45:B1,2,K7 or, algebraic, W:Wc3,Kd4:Bf6\n"
+    "  --fen FEN          the same as the FEN operand (as every command takes a position)\n"
     "  --keep-duplicates  count captures that take the same pieces in another order as\n"
     "                     different moves (by default they are one move, as players see it)\n"
     "  --divide           after the counts, the nodes below each move at the root\n";
@@ -77,8 +78,11 @@ int cmd_perft(int argc, char **argv)
         default: return option_error("perft", opt, argv);
         }
     }
+    if (optind < argc && !fen)
+        fen = argv[optind++];
     if (optind < argc)
-        return usage_error("perft", "unexpected argument '%s'", argv[optind]);
+        return usage_error("perft", "unexpected argument '%s' (give one FEN, quoted if it "
+                                    "holds spaces)", argv[optind]);
     if (!v)
         return usage_error("perft", "--variant is required");
     if (depth == 0)

@@ -11,6 +11,10 @@ expect 0 " 8         929905" -- perft --variant russian --depth 8 --keep-duplica
 expect 0 " 4             73" -- perft --variant international --depth 4 \
   --fen "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
 expect 0 "c3-d4" -- perft --variant russian --depth 2 --divide
+# the position as an operand, as probe and line take it; --fen is the same
+expect 0 " 2              4" -- perft --variant russian --depth 2 "W:Wc3:Bf6"
+expect 0 " 2              4" -- perft --variant russian --depth 2 --fen "W:Wc3:Bf6"
+expect 2 "unexpected argument 'W:Wa1:Bb2'" -- perft --variant russian --depth 2 --fen "W:Wa1:Bb2,c3" "W:Wa1:Bb2"
 expect 2 "usage" --
 expect 2 "unknown command 'frobnicate'" -- frobnicate
 expect 0 "damero $(sed -n 's/^#define DAMERO_VERSION_MAJOR //p' "$(dirname "$0")/../probe/damero.h")." -- --version
@@ -35,6 +39,7 @@ expect 2 "unknown option '--speed'" -- perft --variant russian --depth 3 --speed
 expect 2 "--variant needs a value" -- perft --variant
 expect 2 "is not a square" -- perft --variant russian --depth 3 --fen "W:W99:Bh8"
 expect 2 "used twice" -- perft --variant international --depth 3 --fen "W:W31,31:B1"
-expect 2 "unexpected argument 'extra'" -- perft --variant russian --depth 3 extra
+expect 2 "bad FEN at column 1" -- perft --variant russian --depth 3 extra
+expect 2 "unexpected argument 'extra'" -- perft --variant russian --depth 3 "W:Wc3:Bf6" extra
 
 summary
