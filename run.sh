@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(cmake make gcc libc6-dev libzstd-dev libcmocka-dev pkg-config)
+packages=(cmake make gcc libc6-dev libzstd-dev libcmocka-dev pkg-config libjansson-dev)
 
 install_missing() {
   local missing=()

@@ -2,9 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli/api_json.h"
 #include "cli/board.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/line_play.h"
 #include "cli/probing.h"
 
 static const char help[] =
@@ -36,20 +38,6 @@ struct line_args {
     int max_plies;
 };
 
-enum line_end { END_NO_MOVE, END_LONE_PIECES, END_REPETITION, END_LIMIT };
-
-static const char *const end_words[] = { "no move", "lone pieces", "repetition", "limit" };
-
-/* The line played: positions[0] is the start, positions[i] the one after ply i, which
- * moves[i - 1] played. */
-struct line {
-    damero_position *positions;
-    damero_move *moves;
-    int plies;
-    enum line_end end;
-    int repeated; /* END_REPETITION: the ply after which the last position stood before */
-};
-
 static int parse_args(int argc, char **argv, struct line_args *a)
 {
     static const struct option longopts[] = {
@@ -75,56 +63,6 @@ static int parse_args(int argc, char **argv, struct line_args *a)
     if (a->boards && a->t.json)
         return usage_error("line", "--boards and --json do not go together");
     return table_operands("line", argc, argv, &a->t);
-}
-
-static bool same_position(const damero_position *a, const damero_position *b)
-{
-    return a->men[0] == b->men[0] && a->men[1] == b->men[1] && a->kings[0] == b->kings[0] &&
-           a->kings[1] == b->kings[1] && a->side_to_move == b->side_to_move;
-}
-
-/* Whether the last position stood before since ply `since`; sets l->repeated. Only
- * positions after the last capture or man move can come back, so only those are read. */
-static bool repeats(struct line *l, int since)
-{
-    for (int i = since; i < l->plies; i++)
-        if (same_position(&l->positions[i], &l->positions[l->plies])) {
-            l->repeated = i;
-            return true;
-        }
-    return false;
-}
-
-/* Plays best moves from l->positions[0] until the game ends, a position repeats or
- * max_plies are played. */
-static int play(damero_tb *tb, int max_plies, struct line *l)
-{
-    int since = 0; /* the ply after the last capture or man move */
-
-    for (;;) {
-        const damero_position *pos = &l->positions[l->plies];
-        damero_move *m = &l->moves[l->plies];
-        int status = damero_best_move(tb, pos, m), end;
-        if (status == DAMERO_ERR_GAME_OVER) {
-            if (damero_game_end(tb, pos, &end, NULL) != DAMERO_OK)
-                return probe_failure("line");
-            l->end = end == DAMERO_LONE_PIECES ? END_LONE_PIECES : END_NO_MOVE;
-            return EXIT_OK;
-        }
-        if (status != DAMERO_OK)
-            return probe_failure("line");
-        if (l->plies == max_plies) {
-            l->end = END_LIMIT;
-            return EXIT_OK;
-        }
-        if (m->captures || m->after.men[0] != pos->men[0] || m->after.men[1] != pos->men[1])
-            since = l->plies + 1;
-        l->positions[++l->plies] = m->after;
-        if (repeats(l, since)) {
-            l->end = END_REPETITION;
-            return EXIT_OK;
-        }
-    }
 }
 
 /* "win in 7 plies", "loss in 1 ply", "draw". */
@@ -218,32 +156,26 @@ static int print_text(damero_tb *tb, const struct line_args *a, const damero_val
     return print_end(tb, l);
 }
 
-static int print_json(damero_tb *tb, const struct line_args *a, const damero_value *start,
-                      const struct line *l)
+static int print_json(damero_tb *tb, const struct line *l)
 {
-    char fen[DAMERO_FEN_SIZE];
+    json_t *json;
+    int error = line_json(tb, l, &json);
 
-    if (damero_write_fen(tb, &l->positions[0], fen) != DAMERO_OK)
+    /* out of memory leaves json NULL, and json_print says so */
+    if (error != DAMERO_OK && error != DAMERO_ERR_MEMORY)
         return probe_failure("line");
-    printf("{\"variant\": \"%s\", \"fen\": \"%s\", \"result\": \"%s\", \"plies\": %d, "
-           "\"moves\": [", a->t.variant, fen, wdl_word(start->wdl), l->plies);
-    for (int i = 0; i < l->plies; i++)
-        printf("%s\"%s\"", i ? ", " : "", l->moves[i].text);
-    printf("], \"end\": \"%s\"}\n", end_words[l->end]);
-    return EXIT_OK;
+    return json_print("line", json) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
 }
 
 /* Values the start, plays the line and prints it. */
 static int run_line(damero_tb *tb, const struct line_args *a, struct line *l)
 {
     damero_value start;
-    int status;
 
-    if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK)
+    if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK ||
+        line_play(tb, l) != DAMERO_OK)
         return probe_failure("line");
-    if ((status = play(tb, a->max_plies, l)) != EXIT_OK)
-        return status;
-    return a->t.json ? print_json(tb, a, &start, l) : print_text(tb, a, &start, l);
+    return a->t.json ? print_json(tb, l) : print_text(tb, a, &start, l);
 }
 
 int cmd_line(int argc, char **argv)
@@ -251,21 +183,19 @@ int cmd_line(int argc, char **argv)
     struct line_args a = { .t = table_args_default(), .max_plies = DEFAULT_MAX_PLIES };
     struct line l = { 0 };
     damero_tb *tb = NULL;
+    damero_position start;
     int status = parse_args(argc, argv, &a);
 
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
-    /* one move more than the plies: the move found at the limit is not played */
-    l.positions = malloc(((size_t)a.max_plies + 1) * sizeof *l.positions);
-    l.moves = malloc(((size_t)a.max_plies + 1) * sizeof *l.moves);
-    if (!l.positions || !l.moves) {
+    status = table_open_position("line", &a.t, &tb, &start);
+    if (status == EXIT_OK && line_init(&l, a.max_plies, &start) < 0) {
         fprintf(stderr, "damero line: out of memory\n");
         status = EXIT_FAILURE_RUN;
-    } else if ((status = table_open_position("line", &a.t, &tb, &l.positions[0])) == EXIT_OK) {
-        status = run_line(tb, &a, &l);
     }
+    if (status == EXIT_OK)
+        status = run_line(tb, &a, &l);
     damero_close(tb);
-    free(l.positions);
-    free(l.moves);
+    line_free(&l);
     return status;
 }

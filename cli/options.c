@@ -64,11 +64,3 @@ int parse_int(const char *cmd, const char *option, const char *text, int min, in
     *value = (int)n;
     return 0;
 }
-
-void print_json_count(int n)
-{
-    if (n < 0)
-        printf("null");
-    else
-        printf("%d", n);
-}

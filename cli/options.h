@@ -26,7 +26,4 @@ const struct variant *parse_variant(const char *cmd, const char *name);
 int parse_int(const char *cmd, const char *option, const char *text, int min, int max,
               int *value);
 
-/* Prints n as a JSON number, or null when it is negative (a draw has no DTM or MTC). */
-void print_json_count(int n);
-
 #endif
