@@ -9,5 +9,6 @@ int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_line(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

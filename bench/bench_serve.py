@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The speed of `damero serve` (the figures bench/RESULTS.md records), against a server
+already running at URL on loopback:
+  - the API's latency for one position with all its moves, warm (each asked once before);
+  - the page: from clicking a move in headless Chromium to its answer shown (when
+    python3-selenium is there);
+  - requests per second under wrk (Debian's wrk), 10 seconds, over 500 positions.
+
+usage: bench_serve.py URL VARIANT SEED_FEN..."""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+POSITIONS = 500
+
+
+def api_path(variant, fen):
+    return f"/api/{variant}?fen={urllib.parse.quote(fen)}"
+
+
+def get(url):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def collect(base, variant, seeds):
+    """Up to POSITIONS positions, the seeds and the ones their moves lead to, breadth first."""
+    seen, queue = [], list(seeds)
+    while queue and len(seen) < POSITIONS:
+        fen = queue.pop(0)
+        if fen in seen:
+            continue
+        seen.append(fen)
+        queue += [m["after"] for m in get(base + api_path(variant, fen).lstrip("/"))["moves"]]
+    return seen
+
+
+def latency(base, variant, fens):
+    times = []
+    for fen in fens:
+        url = base + api_path(variant, fen).lstrip("/")
+        get(url)  # warm: the blocks in the cache
+        start = time.perf_counter()
+        get(url)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.95)], times[-1]
+
+
+def page(base, variant, fen, clicks=20):
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
+    except ImportError:
+        return None
+    options = webdriver.ChromeOptions()
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    times = []
+    try:
+        driver.get(f"{base}?variant={variant}&fen={urllib.parse.quote(fen)}")
+        for _ in range(clicks):
+            WebDriverWait(driver, 30).until(
+                lambda d: d.find_element(By.ID, "value").get_attribute("data-wdl"))
+            rows = driver.find_elements(By.CSS_SELECTOR, "#moves tbody tr")
+            if not rows:
+                break
+            after = rows[-1].get_attribute("data-after")  # the longest way: more to click
+            start = time.perf_counter()
+            rows[-1].click()
+            WebDriverWait(driver, 30, poll_frequency=0.001).until(
+                lambda d: d.find_element(By.ID, "fen").get_attribute("value") == after and
+                d.find_element(By.ID, "value").get_attribute("data-wdl"))
+            times.append((time.perf_counter() - start) * 1000)
+    finally:
+        driver.quit()
+    return statistics.median(times), max(times), len(times)
+
+
+def wrk(base, variant, fens):
+    paths = ",\n".join(json.dumps(api_path(variant, f)) for f in fens)
+    script = f"""paths = {{{paths}}}
+i = 0
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+"""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(script)
+    try:
+        out = subprocess.run(["wrk", "-t2", "-c16", "-d10s", "-s", f.name, base],
+                             capture_output=True, text=True, timeout=60).stdout
+    finally:
+        os.unlink(f.name)
+    return out
+
+
+def main():
+    base, variant, seeds = sys.argv[1], sys.argv[2], sys.argv[3:]
+    fens = collect(base, variant, seeds)
+    print(f"{len(fens)} positions of {variant}, from {len(seeds)} seeds and their moves")
+    med, p95, worst = latency(base, variant, fens)
+    print(f"API, one position with all its moves, warm: median {med:.2f} ms, "
+          f"95% {p95:.2f} ms, max {worst:.2f} ms")
+    shown = page(base, variant, seeds[0])
+    if shown:
+        print(f"page, click on a move to its answer shown: median {shown[0]:.1f} ms, "
+              f"max {shown[1]:.1f} ms ({shown[2]} clicks)")
+    else:
+        print("page: skipped (no python3-selenium)")
+    if shutil.which("wrk"):
+        print("wrk -t2 -c16 -d10s over those positions:")
+        print(wrk(base, variant, fens))
+    else:
+        print("wrk: skipped (apt-get install wrk)")
+
+
+if __name__ == "__main__":
+    main()
