@@ -316,8 +316,10 @@ static int open_tables(const struct serve_args *a, struct server *s)
     return EXIT_OK;
 }
 
-/* Listens on a->bind, port a->port, until SIGINT or SIGTERM. */
-static int run(const struct serve_args *a, struct server *s, const struct addrinfo *where)
+/* Listens on a->bind, port a->port, until SIGINT or SIGTERM (blocked in every thread:
+ * see cmd_serve) come to sigwait. */
+static int run(const struct serve_args *a, struct server *s, const struct addrinfo *where,
+               const sigset_t *stop)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
@@ -325,15 +327,8 @@ static int run(const struct serve_args *a, struct server *s, const struct addrin
                      (where->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0);
     const union MHD_DaemonInfo *info;
     struct MHD_Daemon *daemon;
-    sigset_t stop;
     int signal;
 
-    /* blocked before the server's threads start, so that they inherit it and the
-     * signals come to sigwait below */
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop, NULL);
     daemon = MHD_start_daemon(
         flags, (uint16_t)a->port, NULL, NULL, answer, s, MHD_OPTION_SOCK_ADDR, where->ai_addr,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS,
@@ -354,7 +349,7 @@ static int run(const struct serve_args *a, struct server *s, const struct addrin
         printf(" %s", damero_variant(s->tables[i]));
     printf("; Ctrl-C stops)\n");
     fflush(stdout);
-    sigwait(&stop, &signal);
+    sigwait(stop, &signal);
     MHD_stop_daemon(daemon);
     return EXIT_OK;
 }
@@ -368,17 +363,24 @@ int cmd_serve(int argc, char **argv)
                     *where = NULL;
     struct server s = { .count = 0 };
     char port[8];
+    sigset_t stop;
     int status = parse_args(argc, argv, &a);
 
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
+    /* blocked before any other thread starts (the server's, OpenMP's), so that every
+     * thread inherits it and the signals wait for sigwait rather than kill the process */
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
     snprintf(port, sizeof port, "%d", a.port);
     if (getaddrinfo(a.bind, port, &hints, &where) != 0 || !where)
         return usage_error("serve", "--bind takes an IP address such as 127.0.0.1 or ::1, "
                                     "not '%s'", a.bind);
     status = open_tables(&a, &s);
     if (status == EXIT_OK)
-        status = run(&a, &s, where);
+        status = run(&a, &s, where, &stop);
     freeaddrinfo(where);
     for (int i = 0; i < s.count; i++)
         damero_close(s.tables[i]);

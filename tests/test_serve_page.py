@@ -11,7 +11,7 @@ import shutil
 import sys
 import urllib.parse
 
-from serve_harness import Checks, get_json, server, temp_tables
+from py_harness import Checks, get_json, server, temp_tables
 
 try:
     from selenium import webdriver
