@@ -1,16 +1,20 @@
 /* damero line: the game both sides play from a position when each takes its best move. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/api_json.h"
 #include "cli/board.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/line_play.h"
+#include "cli/pdn.h"
 #include "cli/probing.h"
+#include "core/variant.h"
 
 static const char help[] =
-    "usage: damero line --variant NAME [--dir DIR] [--boards] [--json] [--max-plies N] FEN\n"
+    "usage: damero line --variant NAME [--dir DIR] [--boards | --json | --pdn] [--max-plies N]\n"
+    "                   FEN\n"
     "\n"
     "Plays the best move of the tables from both sides, starting from the position FEN\n"
     "(in the variant's notation), and prints each ply (one side's move) with its value for\n"
@@ -27,6 +31,9 @@ static const char help[] =
     "                  result (\"win\", \"draw\" or \"loss\" for the side to move at the\n"
     "                  start), plies, moves (a list of move texts) and end (\"no move\",\n"
     "                  \"lone pieces\", \"repetition\" or \"limit\"); no boards\n"
+    "  --pdn           the line as a PDN game: tags Event, GameType, FEN (the start) and\n"
+    "                  Result (1-0, 0-1, 1/2-1/2, or * at the limit), the moves, and damero's\n"
+    "                  comments on the start's value and on how the line ends\n"
     "  --max-plies N   stop after N plies (default: 1000, at most 100000)\n";
 
 #define DEFAULT_MAX_PLIES 1000
@@ -35,6 +42,7 @@ static const char help[] =
 struct line_args {
     struct table_args t;
     bool boards;
+    bool pdn;
     int max_plies;
 };
 
@@ -43,6 +51,7 @@ static int parse_args(int argc, char **argv, struct line_args *a)
     static const struct option longopts[] = {
         TABLE_LONGOPTS,
         { "boards", no_argument, NULL, 'b' },
+        { "pdn", no_argument, NULL, 'p' },
         { "max-plies", required_argument, NULL, 'm' },
         { NULL, 0, NULL, 0 },
     };
@@ -53,6 +62,8 @@ static int parse_args(int argc, char **argv, struct line_args *a)
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         if (opt == 'b') {
             a->boards = true;
+        } else if (opt == 'p') {
+            a->pdn = true;
         } else if (opt == 'm') {
             if (parse_int("line", "--max-plies", optarg, 0, MOST_PLIES, &a->max_plies) < 0)
                 return EXIT_USAGE;
@@ -60,8 +71,8 @@ static int parse_args(int argc, char **argv, struct line_args *a)
             return status;
         }
     }
-    if (a->boards && a->t.json)
-        return usage_error("line", "--boards and --json do not go together");
+    if (a->boards + a->t.json + a->pdn > 1)
+        return usage_error("line", "--boards, --json and --pdn do not go together");
     return table_operands("line", argc, argv, &a->t);
 }
 
@@ -167,6 +178,54 @@ static int print_json(damero_tb *tb, const struct line *l)
     return json_print("line", json) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
 }
 
+/* The result of the game the line plays, as PDN writes it. */
+static int pdn_result(damero_tb *tb, const struct line *l, const char **result)
+{
+    const damero_position *last = &l->positions[l->plies];
+    damero_value value;
+
+    if (l->end == END_LIMIT || l->end == END_REPETITION) {
+        *result = l->end == END_LIMIT ? "*" : "1/2-1/2";
+        return DAMERO_OK;
+    }
+    /* the game is over: the rules say who won (the giveaway variants reverse it) */
+    int status = damero_probe(tb, last, &value);
+    bool white_wins = (value.wdl == DAMERO_WIN) == (last->side_to_move == DAMERO_WHITE);
+    *result = value.wdl == DAMERO_DRAW ? "1/2-1/2" : white_wins ? "1-0" : "0-1";
+    return status;
+}
+
+static int print_pdn(damero_tb *tb, const struct line_args *a, const damero_value *start,
+                     const struct line *l)
+{
+    const struct variant *v = variant_by_name(a->t.variant);
+    char fen[DAMERO_FEN_SIZE], text[160], gametype[16];
+    struct pdn_writer w;
+    const char *result;
+
+    if (damero_write_fen(tb, &l->positions[0], fen) != DAMERO_OK ||
+        pdn_result(tb, l, &result) != DAMERO_OK)
+        return probe_failure("line");
+    pdn_write_tag(stdout, "Event", "damero line");
+    if (v->pdn_gametype) {
+        snprintf(gametype, sizeof gametype, "%d", v->pdn_gametype);
+        pdn_write_tag(stdout, "GameType", gametype);
+    }
+    pdn_write_tag(stdout, "FEN", fen);
+    pdn_write_tag(stdout, "Result", result);
+    pdn_writer_init(&w, stdout, pdn_second_first(tb, &l->positions[0]));
+    snprintf(text, sizeof text, "%s %s to move: ", PDN_OWN_COMMENT,
+             side_word(l->positions[0].side_to_move));
+    value_text(start, text + strlen(text), sizeof text - strlen(text));
+    pdn_write_comment(&w, text);
+    for (int i = 0; i < l->plies; i++)
+        pdn_write_move(&w, l->moves[i].text);
+    snprintf(text, sizeof text, "%s the line ends: %s", PDN_OWN_COMMENT, line_end_words[l->end]);
+    pdn_write_comment(&w, text);
+    pdn_write_end(&w, result);
+    return EXIT_OK;
+}
+
 /* Values the start, plays the line and prints it. */
 static int run_line(damero_tb *tb, const struct line_args *a, struct line *l)
 {
@@ -175,6 +234,8 @@ static int run_line(damero_tb *tb, const struct line_args *a, struct line *l)
     if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK ||
         line_play(tb, l) != DAMERO_OK)
         return probe_failure("line");
+    if (a->pdn)
+        return print_pdn(tb, a, &start, l);
     return a->t.json ? print_json(tb, l) : print_text(tb, a, &start, l);
 }
 

@@ -1,4 +1,4 @@
-"""What the tests of `damero serve` share: tables built for them, and a server started
+"""What the Python tests share: tables built for them, a `damero serve` started
 on a free loopback port and stopped at the end."""
 import contextlib
 import json
@@ -14,8 +14,8 @@ import urllib.request
 TABLES = [("russian", 3), ("international", 3)]
 
 
-def build_tables(damero, root):
-    for variant, pieces in TABLES:
+def build_tables(damero, root, tables=TABLES):
+    for variant, pieces in tables:
         subprocess.run([damero, "gen", "--variant", variant, "--pieces", str(pieces),
                         "--dir", root], check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, timeout=300)
@@ -80,8 +80,8 @@ class Checks:
         return 1 if self.failed else 0
 
 
-def temp_tables(damero):
+def temp_tables(damero, tables=TABLES):
     """A temporary directory holding the test tables (remove with .cleanup())."""
-    tmp = tempfile.TemporaryDirectory(prefix="damero-serve-")
-    build_tables(damero, os.path.join(tmp.name, "tables"))
+    tmp = tempfile.TemporaryDirectory(prefix="damero-test-")
+    build_tables(damero, os.path.join(tmp.name, "tables"), tables)
     return tmp, os.path.join(tmp.name, "tables")
