@@ -1,5 +1,6 @@
 /* damero annotate: the games of a PDN file written back with the tables' verdict at
  * every position inside them, and the move that kept the value wherever a move lost it. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,13 +117,15 @@ static char *read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     char *text = NULL;
+    long length;
 
     if (!f) {
         fprintf(stderr, "damero annotate: cannot open %s: %s\n", path, strerror(errno));
         return NULL;
     }
-    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) >= 0 && (unsigned long)ftell(f) <= MAX_FILE_BYTES) {
-        *size = (size_t)ftell(f);
+    if (fseek(f, 0, SEEK_END) == 0 && (length = ftell(f)) >= 0 &&
+        (unsigned long)length <= MAX_FILE_BYTES) {
+        *size = (size_t)length;
         rewind(f);
         if ((text = malloc(*size + 1)) && fread(text, 1, *size, f) == *size)
             text[*size] = '\0';
@@ -180,7 +183,7 @@ static void move_squares(const char *text, char *out, size_t size)
     size_t n = 0;
 
     for (; *text && n + 1 < size; text++)
-        out[n++] = strchr("-x:", *text) ? ' ' : (char)((*text >= 'A' && *text <= 'Z') ? *text + 32 : *text);
+        out[n++] = strchr("-x:", *text) ? ' ' : (char)tolower((unsigned char)*text);
     out[n] = '\0';
 }
 
