@@ -4,11 +4,15 @@ already running at URL on loopback:
   - the API's latency for one position with all its moves, warm (each asked once before);
   - the page: from clicking a move in headless Chromium to its answer shown, timed in
     the page (when python3-selenium is there);
-  - requests per second under wrk (Debian's wrk), 10 seconds, over 500 positions.
+  - requests per second under wrk (Debian's wrk), 10 seconds, over 500 positions;
+  - `damero annotate` on a game of 200 plies inside the tables, walked through the API
+    by a fixed seed (quiet moves that leave no capture, where there are some).
 
-usage: bench_serve.py URL VARIANT SEED_FEN..."""
+usage: bench_serve.py URL DAMERO TABLE_DIR VARIANT SEED_FEN..."""
 import json
 import os
+import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -122,8 +126,44 @@ end
     return out
 
 
+def long_game(base, variant, start, plies):
+    """The moves of a game from start: quiet moves after which the other side has no
+    capture, where there are some, so that the game lasts."""
+    rng = random.Random(17)
+    fen, moves = start, []
+    while len(moves) < plies:
+        options = get(base + api_path(variant, fen).lstrip("/"))["moves"]
+        if not options:
+            break
+        quiet = [m for m in options if "-" in m["move"] and all(
+            "-" in reply["move"] for reply in
+            get(base + api_path(variant, m["after"]).lstrip("/"))["moves"])]
+        move = rng.choice(quiet or options)
+        moves.append(move["move"])
+        fen = move["after"]
+    return moves
+
+
+def annotate(damero, tables, variant, start, moves):
+    """(wall, CPU) ms of damero annotate on the game, the best of 5 runs, and of one run
+    on the game without its moves (the start-up: tables opened, one position probed)."""
+    def timed(text):
+        with tempfile.NamedTemporaryFile("w", suffix=".pdn") as f:
+            f.write(f'[FEN "{start}"]\n\n{text} *\n')
+            f.flush()
+            cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start_time = time.perf_counter()
+            subprocess.run([damero, "annotate", "--dir", tables, "--variant", variant, f.name],
+                           check=True, stdout=subprocess.DEVNULL)
+            wall = (time.perf_counter() - start_time) * 1000
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return wall, (after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime) * 1000
+    return min(timed(" ".join(moves)) for _ in range(5)), timed("")
+
+
 def main():
-    base, variant, seeds = sys.argv[1], sys.argv[2], sys.argv[3:]
+    base, damero, tables, variant, seeds = (sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4],
+                                            sys.argv[5:])
     fens = collect(base, variant, seeds)
     print(f"{len(fens)} positions of {variant}, from {len(seeds)} seeds and their moves")
     med, p95, worst = latency(base, variant, fens)
@@ -140,6 +180,11 @@ def main():
         print(wrk(base, variant, fens))
     else:
         print("wrk: skipped (apt-get install wrk)")
+    moves = long_game(base, variant, seeds[0], 200)
+    game, alone = annotate(damero, tables, variant, seeds[0], moves)
+    print(f"damero annotate, a game of {len(moves)} plies inside the tables, best of 5: "
+          f"{game[0]:.0f} ms wall, {game[1]:.0f} ms CPU; without its moves (start-up): "
+          f"{alone[0]:.0f} ms wall, {alone[1]:.0f} ms CPU")
 
 
 if __name__ == "__main__":

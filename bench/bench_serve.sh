@@ -7,7 +7,7 @@
 #
 # Builds russian up to 5 pieces into /tmp/damero-bench-tables when missing (as
 # bench_probe.sh does; about a minute on 2 cores), serves it on a free port, and runs
-# bench/bench_serve.py against it (about 30 seconds).
+# bench/bench_serve.py against it (about a minute), which also times damero annotate.
 set -euo pipefail
 build=${1:-build}
 dir=/tmp/damero-bench-tables
@@ -28,5 +28,5 @@ for _ in $(seq 50); do
 done
 url=$(grep -o 'http://[^ ]*' "$out")
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-"$python" "$(dirname "$0")/bench_serve.py" "$url" russian \
-  "W:WKa1,Kc3,e3:BKh8,f8" "W:Wc3,e3,g3:Bb6,d6" "B:WKa1,c3:BKh8,f6,d8" "W:WKb2,Kd2:BKh8,Kf8,d6"
+"$python" "$(dirname "$0")/bench_serve.py" "$url" "$build/damero" "$dir" russian \
+  "W:WKa1,Kc3,Ke1:BKh8,Kf8" "W:WKa1,Kc3,e3:BKh8,f8" "W:Wc3,e3,g3:Bb6,d6" "B:WKa1,c3:BKh8,f6,d8" "W:WKb2,Kd2:BKh8,Kf8,d6"
