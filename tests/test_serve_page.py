@@ -117,13 +117,15 @@ def edit(c, driver, base):
     _, api = get_json(f"{base}api/russian?fen={urllib.parse.quote('B:WKa1:BKh8')}")
     c.check(value.get_attribute("data-wdl") == api["wdl"] and moves_of(rows) == api_moves(api),
             f"editing: B:WKa1:BKh8 shows {value.get_attribute('data-wdl')}, {moves_of(rows)}")
-    driver.find_element(By.CSS_SELECTOR, '#board rect[data-square="5"]').click()  # the brush: bk
+    driver.find_element(By.CSS_SELECTOR, '#board rect[data-square="5"]').click()  # the brush: white man
     driver.find_element(By.CSS_SELECTOR, '#board rect[data-square="6"]').click()
     driver.find_element(By.CSS_SELECTOR, '#board rect[data-square="7"]').click()
-    WebDriverWait(driver, WAIT).until(lambda d: "class" in d.find_element(By.ID, "value").get_attribute("outerHTML")
-                                      and d.find_element(By.ID, "value").get_attribute("class") == "error")
+    five = "B:WKa1,b2,d2,f2:BKh8"
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "fen").get_attribute("value") == five and
+        d.find_element(By.ID, "value").get_attribute("class") == "error")
     c.check("no .dtm table" in driver.find_element(By.ID, "value").text,
-            f"5 pieces: the page says {driver.find_element(By.ID, 'value').text!r}")
+            f"{five}: the page says {driver.find_element(By.ID, 'value').text!r}")
 
 
 def phone(c, driver, base, artifacts):

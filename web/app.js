@@ -169,6 +169,7 @@ async function probe(fen) {
   const value = $("value");
   value.dataset.wdl = "";  // until the answer comes: nothing stale is read as this position's
   value.textContent = "…";
+  value.className = "pending";
   try {
     const data = await getJson(`api/${state.variant}?fen=${encodeURIComponent(fen)}`);
     if (asked !== state.request) return;
