@@ -1,5 +1,8 @@
 #include "cli/api_json.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/probing.h"
 
 /* Adds wdl, dtm and mtc to object; frees it and returns NULL when memory runs out. */
@@ -63,5 +66,43 @@ int line_json(damero_tb *tb, const struct line *l, json_t **json)
     *json = json_pack("{s:s, s:s, s:s, s:i, s:o, s:s}", "variant", damero_variant(tb), "fen",
                       fen, "result", wdl_word(start.wdl), "plies", l->plies, "moves", list,
                       "end", line_end_words[l->end]);
+    return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(((const damero_move *)a)->text, ((const damero_move *)b)->text);
+}
+
+int legal_moves_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
+                     json_t **json)
+{
+    char after[DAMERO_FEN_SIZE];
+    json_t *list;
+    int count, status;
+
+    *json = NULL;
+    if ((status = damero_legal_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count)) != DAMERO_OK ||
+        (status = fen_json(tb, pos, json)) != DAMERO_OK)
+        return status;
+    qsort(moves, (size_t)count, sizeof *moves, by_text);
+    list = json_array();
+    for (int i = 0; i < count && list; i++)
+        json_append(&list, damero_write_fen(tb, &moves[i].after, after) == DAMERO_OK
+                               ? json_pack("{s:s, s:s}", "move", moves[i].text, "after", after)
+                               : NULL);
+    *json = json_with(*json, "moves", list);
+    return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
+}
+
+int fen_json(damero_tb *tb, const damero_position *pos, json_t **json)
+{
+    char fen[DAMERO_FEN_SIZE];
+    int status = damero_write_fen(tb, pos, fen);
+
+    *json = NULL;
+    if (status != DAMERO_OK)
+        return status;
+    *json = json_pack("{s:s, s:s}", "variant", damero_variant(tb), "fen", fen);
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
 }

@@ -19,4 +19,13 @@ int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
  * of a played line. Returns as position_json. */
 int line_json(damero_tb *tb, const struct line *l, json_t **json);
 
+/* {variant, fen, moves: [{move, after}, ...]}: the legal moves without their values
+ * (damero_legal_moves, so no table is read), in the order of their texts; for a position
+ * outside the tables. Returns as position_json. */
+int legal_moves_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
+                     json_t **json);
+
+/* {variant, fen}. Returns as position_json. */
+int fen_json(damero_tb *tb, const damero_position *pos, json_t **json);
+
 #endif

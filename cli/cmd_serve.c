@@ -32,6 +32,10 @@ static const char help[] =
     "                                stands), names (of squares 1, 2, ...)}\n"
     "  GET /api/VARIANT?fen=FEN      what 'damero probe --json' prints\n"
     "  GET /api/VARIANT/line?fen=FEN what 'damero line --json' prints\n"
+    "  GET /api/VARIANT/moves?fen=FEN the legal moves without values, for a position\n"
+    "                                outside the tables: {variant, fen, moves: [{move,\n"
+    "                                after}]}\n"
+    "  GET /api/VARIANT/start        the starting position: {variant, fen}\n"
     "\n"
     "Errors are JSON too, {\"error\": sentence, \"status\": code}: 400 for a bad FEN or\n"
     "request, 404 for an unknown variant or path and a missing table. Only GET (and HEAD)\n"
@@ -173,41 +177,79 @@ static damero_tb *find_tables(const struct server *s, const char *variant)
     return NULL;
 }
 
-/* The position's JSON, or its line's. */
-static int answer_json(damero_tb *tb, const damero_position *pos, bool line, json_t **json)
+/* What /api/VARIANT[/KIND] answers, by the path after the variant. */
+enum answer_kind { ANSWER_PROBE, ANSWER_LINE, ANSWER_MOVES, ANSWER_START, ANSWER_KINDS };
+static const char *const kind_paths[ANSWER_KINDS] = { "", "/line", "/moves", "/start" };
+
+static int answer_json(damero_tb *tb, const damero_position *pos, enum answer_kind kind,
+                       json_t **json)
 {
     damero_move *moves;
     struct line l;
     int status;
 
-    if (!line) {
-        if (!(moves = malloc(DAMERO_MAX_MOVES * sizeof *moves)))
-            return DAMERO_ERR_MEMORY;
-        status = position_json(tb, pos, moves, json);
-        free(moves);
+    if (kind == ANSWER_START)
+        return fen_json(tb, pos, json);
+    if (kind == ANSWER_LINE) {
+        status = line_init(&l, LINE_MAX_PLIES, pos) < 0 ? DAMERO_ERR_MEMORY : line_play(tb, &l);
+        if (status == DAMERO_OK)
+            status = line_json(tb, &l, json);
+        line_free(&l);
         return status;
     }
-    status = line_init(&l, LINE_MAX_PLIES, pos) < 0 ? DAMERO_ERR_MEMORY : line_play(tb, &l);
-    if (status == DAMERO_OK)
-        status = line_json(tb, &l, json);
-    line_free(&l);
+    if (!(moves = malloc(DAMERO_MAX_MOVES * sizeof *moves)))
+        return DAMERO_ERR_MEMORY;
+    status = kind == ANSWER_PROBE ? position_json(tb, pos, moves, json)
+                                  : legal_moves_json(tb, pos, moves, json);
+    free(moves);
     return status;
 }
 
-/* GET /api/VARIANT?fen=... and GET /api/VARIANT/line?fen=... (path: "VARIANT[/line]"). */
+/* The position a request names: ?fen=, or the start for /start. Returns 0, or the HTTP
+ * status of the fault with its sentence in message. */
+static unsigned requested_position(struct MHD_Connection *c, damero_tb *tb, const char *path,
+                                   enum answer_kind kind, damero_position *pos, char *message,
+                                   size_t size)
+{
+    const char *fen = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "fen");
+    int status;
+
+    if (kind == ANSWER_START) {
+        status = damero_start_position(tb, pos);
+    } else if (!fen || !*fen) {
+        snprintf(message, size, "give the position: /api/%s?fen=FEN", path);
+        return MHD_HTTP_BAD_REQUEST;
+    } else if (strlen(fen) >= DAMERO_FEN_SIZE) {
+        snprintf(message, size, "the FEN is longer than %d characters", DAMERO_FEN_SIZE - 1);
+        return MHD_HTTP_BAD_REQUEST;
+    } else {
+        status = damero_parse_fen(tb, fen, pos);
+    }
+    if (status == DAMERO_OK)
+        return 0;
+    snprintf(message, size, "%s", damero_error_message());
+    return status_of(status);
+}
+
+/* GET /api/VARIANT?fen=..., /api/VARIANT/line?fen=..., /api/VARIANT/moves?fen=... and
+ * /api/VARIANT/start (path: what follows /api/). */
 static enum MHD_Result answer_position(struct MHD_Connection *c, const struct server *s,
                                        const char *path)
 {
     char variant[32];
-    const char *slash = strchr(path, '/'), *fen;
+    const char *slash = strchr(path, '/');
     size_t length = slash ? (size_t)(slash - path) : strlen(path);
-    bool line = slash && strcmp(slash, "/line") == 0;
+    enum answer_kind kind = ANSWER_PROBE;
+    char message[512];
     damero_position pos;
     damero_tb *tb;
     json_t *json;
+    unsigned http;
     int status;
 
-    if ((slash && !line) || length == 0 || length >= sizeof variant)
+    while (kind < ANSWER_KINDS && strcmp(slash ? slash : "", kind_paths[kind]) != 0)
+        kind++;
+    if (kind == ANSWER_KINDS || length == 0 || length >= sizeof variant)
         return send_error(c, MHD_HTTP_NOT_FOUND, "no such API path: /api/%s (see /api/variants)",
                           path);
     memcpy(variant, path, length);
@@ -215,14 +257,9 @@ static enum MHD_Result answer_position(struct MHD_Connection *c, const struct se
     if (!(tb = find_tables(s, variant)))
         return send_error(c, MHD_HTTP_NOT_FOUND, "no tables for the variant '%s' here (see "
                           "/api/variants for those served)", variant);
-    fen = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "fen");
-    if (!fen || !*fen)
-        return send_error(c, MHD_HTTP_BAD_REQUEST, "give the position: /api/%s?fen=FEN", path);
-    if (strlen(fen) >= DAMERO_FEN_SIZE)
-        return send_error(c, MHD_HTTP_BAD_REQUEST, "the FEN is longer than %d characters",
-                          DAMERO_FEN_SIZE - 1);
-    if ((status = damero_parse_fen(tb, fen, &pos)) != DAMERO_OK ||
-        (status = answer_json(tb, &pos, line, &json)) != DAMERO_OK)
+    if ((http = requested_position(c, tb, path, kind, &pos, message, sizeof message)) != 0)
+        return send_error(c, http, "%s", message);
+    if ((status = answer_json(tb, &pos, kind, &json)) != DAMERO_OK)
         return send_error(c, status_of(status), "%s", status == DAMERO_ERR_MEMORY
                           ? "out of memory" : damero_error_message());
     return send_json(c, MHD_HTTP_OK, json);

@@ -62,6 +62,37 @@ def variants(c, base):
             "international board: 1 at the top left, 50 at the bottom right")
 
 
+def start_and_moves(c, damero, tables, base):
+    """/start and /moves, which read no table: the starting position and its moves."""
+    starts = {"russian": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:"
+                         "Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+              "international": "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                               "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"}
+    first = {"russian": "a3-b4 c3-b4 c3-d4 e3-d4 e3-f4 g3-f4 g3-h4",
+             "international": "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30"}
+    for variant, fen in starts.items():
+        status, got = get_json(f"{base}api/{variant}/start")
+        c.check(status == 200 and got == {"variant": variant, "fen": fen},
+                f"{variant}/start: {status} {got}")
+        status, got = get_json(api_url(base, variant, fen) .replace(f"/{variant}?", f"/{variant}/moves?"))
+        moves = " ".join(m["move"] for m in got.get("moves", []))
+        c.check(status == 200 and got["fen"] == fen and moves == first[variant],
+                f"{variant}/moves from the start: {status} {moves}")
+        # each quiet move's after: the same men, one moved from its first square to its last
+        whites = set(fen.split(":")[1][1:].split(","))
+        for m in got.get("moves", []):
+            side, white, black = m["after"].split(":")
+            frm, to = m["move"].split("-")
+            c.check(side == "B" and set(white[1:].split(",")) == whites - {frm} | {to} and
+                    black == fen.split(":")[2], f"{variant} {m['move']}: after {m['after']}")
+    # inside the tables, /moves lists what probe lists, without the values
+    status, got = get_json(api_url(base, "russian", "W:WKa1,Kc1:BKh8").replace("?", "/moves?", 1))
+    want = cli_json(damero, tables, "probe", "russian", "W:WKa1,Kc1:BKh8")["moves"]
+    c.check(status == 200 and got["moves"] == sorted(({"move": m["move"], "after": m["after"]}
+                                                      for m in want), key=lambda m: m["move"]),
+            f"russian/moves W:WKa1,Kc1:BKh8: {got}")
+
+
 BAD = [  # (path, status, words in the error)
     ("api/russian?fen=W:WKa1,Kc1:BKz8", 400, "not a square"),
     ("api/russian?fen=" + urllib.parse.quote("W:WKa1,Kc1,Ke1,Kg1:BKh8"), 404, "no .dtm table"),
@@ -71,6 +102,10 @@ BAD = [  # (path, status, words in the error)
     ("api/pool?fen=W:WKa1:BKh8", 404, "no tables for the variant 'pool'"),
     ("api/nosuch?fen=W:WKa1:BKh8", 404, "no tables for the variant 'nosuch'"),
     ("api/russian/best?fen=W:WKa1:BKh8", 404, "no such API path"),
+    ("api/russian/moves", 400, "give the position"),
+    ("api/russian/moves?fen=W:Wz9:B", 400, "not a square"),
+    ("api/pool/start", 404, "no tables for the variant 'pool'"),
+    ("api/russian/start/x", 404, "no such API path"),
     ("api/%ff%fe?fen=1", 404, "no tables for the variant"),
     ("api/russian?fen=%ff%fe", 400, "FEN"),
     ("nosuch.html", 404, "no such page"),
@@ -179,6 +214,7 @@ def main():
             c.check(base.startswith("http://127.0.0.1:"), f"not on loopback by default: {base}")
             same_as_cli(c, damero, tables, base)
             variants(c, base)
+            start_and_moves(c, damero, tables, base)
             errors(c, base)
             limits(c, base)
             page(c, base)

@@ -128,6 +128,29 @@ def edit(c, driver, base):
             f"{five}: the page says {driver.find_element(By.ID, 'value').text!r}")
 
 
+def from_the_start(c, driver, base):
+    """The start button, a position outside the tables: its moves without values, and
+    playing one."""
+    start = get_json(f"{base}api/russian/start")[1]["fen"]
+    moves = get_json(f"{base}api/russian/moves?fen={urllib.parse.quote(start)}")[1]["moves"]
+    driver.get(f"{base}?variant=russian&fen={urllib.parse.quote('W:WKa1,Kc1:BKh8')}")
+    wait_for_value(driver, "W:WKa1,Kc1:BKh8")
+    driver.find_element(By.ID, "start").click()
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "fen").get_attribute("value") == start and
+        len(d.find_elements(By.CSS_SELECTOR, "#moves tbody tr")) == len(moves))
+    rows = driver.find_elements(By.CSS_SELECTOR, "#moves tbody tr")
+    c.check(fen_in_url(driver) == start, f"start: the URL holds {fen_in_url(driver)!r}")
+    c.check(moves_of(rows) == [[m["move"], "?", "-", "-"] for m in moves],
+            f"start: the moves table {moves_of(rows)}")
+    c.check("without their values" in driver.find_element(By.ID, "value").text,
+            f"start: the page says {driver.find_element(By.ID, 'value').text!r}")
+    rows[0].click()
+    WebDriverWait(driver, WAIT).until(lambda d: fen_in_url(d) == moves[0]["after"])
+    c.check(len(driver.find_elements(By.CSS_SELECTOR, "#board circle.white")) == 12,
+            "start: after the first move, 12 white men drawn")
+
+
 def phone(c, driver, base, artifacts):
     driver.set_window_size(390, 844)
     fen = "W:WKa1,Kc1:BKh8"
@@ -152,6 +175,7 @@ def main():
             explore(c, driver, base, "russian", "W:WKa1,Kc1:BKh8", artifacts)
             explore(c, driver, base, "international", "W:W28,K46:B7", artifacts)
             edit(c, driver, base)
+            from_the_start(c, driver, base)
             phone(c, driver, base, artifacts)
             # the answers with an error status (a half-edited position) are expected
             logs = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"

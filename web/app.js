@@ -133,8 +133,8 @@ function showMoves(moves) {
     const row = body.insertRow();
     row.dataset.after = move.after;
     row.tabIndex = 0;
-    row.className = move.wdl;
-    for (const text of [move.move, move.wdl, plies(move.dtm), plies(move.mtc)])
+    row.className = move.wdl || "unknown";
+    for (const text of [move.move, move.wdl || "?", plies(move.dtm), plies(move.mtc)])
       row.insertCell().textContent = text;
     row.addEventListener("click", () => go(state.variant, move.after, true));
     row.addEventListener("keydown", (event) => {
@@ -154,8 +154,25 @@ function showError(message) {
 async function getJson(url) {
   const response = await fetch(url);
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(data.error || `HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
   return data;
+}
+
+// A position outside the tables (404): its legal moves without values, so that a game
+// can still be played on into them.
+async function showMovesOnly(asked, fen, message) {
+  try {
+    const data = await getJson(`api/${state.variant}/moves?fen=${encodeURIComponent(fen)}`);
+    if (asked !== state.request) return;
+    showError(`${message}. The moves, without their values:`);
+    showMoves(data.moves.map((m) => ({ move: m.move, after: m.after, dtm: null, mtc: null })));
+  } catch (error) {
+    if (asked === state.request) showError(message);
+  }
 }
 
 async function probe(fen) {
@@ -178,7 +195,9 @@ async function probe(fen) {
     value.dataset.wdl = data.wdl;
     showMoves(data.moves);
   } catch (error) {
-    if (asked === state.request) showError(error.message);
+    if (asked !== state.request) return;
+    if (error.status === 404) showMovesOnly(asked, fen, error.message);
+    else showError(error.message);
   }
 }
 
@@ -263,6 +282,13 @@ function setup() {
   $("side").addEventListener("click", () => {
     state.side = state.side === "W" ? "B" : "W";
     edited();
+  });
+  $("start").addEventListener("click", async () => {
+    try {
+      go(state.variant, (await getJson(`api/${state.variant}/start`)).fen, true);
+    } catch (error) {
+      showError(error.message);
+    }
   });
   $("clear").addEventListener("click", () => {
     state.pieces.clear();
