@@ -11,7 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(cmake make gcc libc6-dev libzstd-dev libcmocka-dev pkg-config binutils python3)
+packages=(cmake make gcc libc6-dev libzstd-dev libcmocka-dev pkg-config binutils libjansson-dev
+          libmicrohttpd-dev python3 python3-selenium chromium chromium-driver)
 
 install_missing() {
   local missing=()

@@ -2,11 +2,13 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/json_out.h"
 #include "cli/options.h"
 #include "core/notation.h"
 #include "gen/table_io.h"
@@ -75,38 +77,45 @@ static int count_side(const struct table *t, enum side side, struct side_stats *
     return 0;
 }
 
-static void print_json_side(const struct variant *v, const struct table *t, enum side side,
-                            const struct side_stats *st)
+/* The DTM histogram: "d" for a win in d plies, then "-d" for a loss in d ("0": the end). */
+static json_t *histogram_json(const struct side_stats *st)
+{
+    const uint64_t *const counts[2] = { st->win_plies, st->loss_plies };
+    json_t *histogram = json_object();
+    bool failed = !histogram;
+    char key[16];
+
+    for (int loss = 0; loss < 2; loss++)
+        for (int d = 0; d < HISTOGRAM_SIZE; d++)
+            if (counts[loss][d]) {
+                snprintf(key, sizeof key, "%s%d", loss && d ? "-" : "", d);
+                failed |= json_object_set_new(histogram, key,
+                                              json_integer((json_int_t)counts[loss][d])) < 0;
+            }
+    if (failed) {
+        json_decref(histogram);
+        return NULL;
+    }
+    return histogram;
+}
+
+static json_t *side_json(const struct variant *v, const struct table *t, enum side side,
+                         const struct side_stats *st)
 {
     char fen[FEN_SIZE] = "";
-    const char *sep = "";
-    printf("\"%s\": {\"positions\": %" PRIu64 ", \"wins\": %" PRIu64 ", \"draws\": %" PRIu64
-           ", \"losses\": %" PRIu64 ", \"max_dtm\": ",
-           side == WHITE ? "white" : "black", st->positions, st->wins, st->draws, st->losses);
-    print_json_count(st->max_dtm);
-    printf(", \"max_dtm_fen\": ");
+    json_t *longest = json_null();
+
     if (st->max_dtm >= 0) {
         struct position p;
         index_position(&t->ix, st->max_dtm_index, side, &p);
         fen_print(v, &p, fen);
-        printf("\"%s\"", fen);
-    } else {
-        printf("null");
+        longest = json_string(fen);
     }
-    printf(", \"dtm_histogram\": {");
-    for (int d = 0; d < HISTOGRAM_SIZE; d++)
-        if (st->win_plies[d]) {
-            printf("%s\"%d\": %" PRIu64, sep, d, st->win_plies[d]);
-            sep = ", ";
-        }
-    for (int d = 0; d < HISTOGRAM_SIZE; d++)
-        if (st->loss_plies[d]) {
-            printf("%s\"%s%d\": %" PRIu64, sep, d ? "-" : "", d, st->loss_plies[d]);
-            sep = ", ";
-        }
-    printf("}, \"max_mtc\": ");
-    print_json_count(st->max_mtc);
-    printf("}");
+    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "positions",
+                     (json_int_t)st->positions, "wins", (json_int_t)st->wins, "draws",
+                     (json_int_t)st->draws, "losses", (json_int_t)st->losses, "max_dtm",
+                     json_count(st->max_dtm), "max_dtm_fen", longest, "dtm_histogram",
+                     histogram_json(st), "max_mtc", json_count(st->max_mtc));
 }
 
 static void print_text_side(const struct variant *v, const struct table *t, enum side side,
@@ -232,12 +241,13 @@ int cmd_info(int argc, char **argv)
         }
     material_name(&t->m, name);
     if (status == EXIT_OK && json) {
-        printf("{\"variant\": \"%s\", \"material\": \"%s\", \"positions\": %" PRIu64 ", ",
-               ts.v->name, name, stats[WHITE].positions + stats[BLACK].positions);
-        print_json_side(ts.v, t, WHITE, &stats[WHITE]);
-        printf(", ");
-        print_json_side(ts.v, t, BLACK, &stats[BLACK]);
-        printf("}\n");
+        json_t *json = json_pack(
+            "{s:s, s:s, s:I, s:o, s:o}", "variant", ts.v->name, "material", name, "positions",
+            (json_int_t)(stats[WHITE].positions + stats[BLACK].positions), "white",
+            side_json(ts.v, t, WHITE, &stats[WHITE]), "black",
+            side_json(ts.v, t, BLACK, &stats[BLACK]));
+        if (json_print("info", json) < 0)
+            status = EXIT_FAILURE_RUN;
     } else if (status == EXIT_OK) {
         printf("%s %s: %" PRIu64 " positions (%" PRIu64 " per side to move, %" PRIu64
                " stored)\n", ts.v->title, name, stats[WHITE].positions + stats[BLACK].positions,

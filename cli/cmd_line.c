@@ -1,14 +1,20 @@
 /* damero line: the game both sides play from a position when each takes its best move. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "cli/api_json.h"
 #include "cli/board.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/line_play.h"
+#include "cli/pdn.h"
 #include "cli/probing.h"
+#include "core/variant.h"
 
 static const char help[] =
-    "usage: damero line --variant NAME [--dir DIR] [--boards] [--json] [--max-plies N] FEN\n"
+    "usage: damero line --variant NAME [--dir DIR] [--boards | --json | --pdn] [--max-plies N]\n"
+    "                   FEN\n"
     "\n"
     "Plays the best move of the tables from both sides, starting from the position FEN\n"
     "(in the variant's notation), and prints each ply (one side's move) with its value for\n"
@@ -25,6 +31,9 @@ static const char help[] =
     "                  result (\"win\", \"draw\" or \"loss\" for the side to move at the\n"
     "                  start), plies, moves (a list of move texts) and end (\"no move\",\n"
     "                  \"lone pieces\", \"repetition\" or \"limit\"); no boards\n"
+    "  --pdn           the line as a PDN game: tags Event, GameType, FEN (the start) and\n"
+    "                  Result (1-0, 0-1, 1/2-1/2, or * at the limit), the moves, and damero's\n"
+    "                  comments on the start's value and on how the line ends\n"
     "  --max-plies N   stop after N plies (default: 1000, at most 100000)\n";
 
 #define DEFAULT_MAX_PLIES 1000
@@ -33,21 +42,8 @@ static const char help[] =
 struct line_args {
     struct table_args t;
     bool boards;
+    bool pdn;
     int max_plies;
-};
-
-enum line_end { END_NO_MOVE, END_LONE_PIECES, END_REPETITION, END_LIMIT };
-
-static const char *const end_words[] = { "no move", "lone pieces", "repetition", "limit" };
-
-/* The line played: positions[0] is the start, positions[i] the one after ply i, which
- * moves[i - 1] played. */
-struct line {
-    damero_position *positions;
-    damero_move *moves;
-    int plies;
-    enum line_end end;
-    int repeated; /* END_REPETITION: the ply after which the last position stood before */
 };
 
 static int parse_args(int argc, char **argv, struct line_args *a)
@@ -55,6 +51,7 @@ static int parse_args(int argc, char **argv, struct line_args *a)
     static const struct option longopts[] = {
         TABLE_LONGOPTS,
         { "boards", no_argument, NULL, 'b' },
+        { "pdn", no_argument, NULL, 'p' },
         { "max-plies", required_argument, NULL, 'm' },
         { NULL, 0, NULL, 0 },
     };
@@ -65,6 +62,8 @@ static int parse_args(int argc, char **argv, struct line_args *a)
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         if (opt == 'b') {
             a->boards = true;
+        } else if (opt == 'p') {
+            a->pdn = true;
         } else if (opt == 'm') {
             if (parse_int("line", "--max-plies", optarg, 0, MOST_PLIES, &a->max_plies) < 0)
                 return EXIT_USAGE;
@@ -72,59 +71,9 @@ static int parse_args(int argc, char **argv, struct line_args *a)
             return status;
         }
     }
-    if (a->boards && a->t.json)
-        return usage_error("line", "--boards and --json do not go together");
+    if (a->boards + a->t.json + a->pdn > 1)
+        return usage_error("line", "--boards, --json and --pdn do not go together");
     return table_operands("line", argc, argv, &a->t);
-}
-
-static bool same_position(const damero_position *a, const damero_position *b)
-{
-    return a->men[0] == b->men[0] && a->men[1] == b->men[1] && a->kings[0] == b->kings[0] &&
-           a->kings[1] == b->kings[1] && a->side_to_move == b->side_to_move;
-}
-
-/* Whether the last position stood before since ply `since`; sets l->repeated. Only
- * positions after the last capture or man move can come back, so only those are read. */
-static bool repeats(struct line *l, int since)
-{
-    for (int i = since; i < l->plies; i++)
-        if (same_position(&l->positions[i], &l->positions[l->plies])) {
-            l->repeated = i;
-            return true;
-        }
-    return false;
-}
-
-/* Plays best moves from l->positions[0] until the game ends, a position repeats or
- * max_plies are played. */
-static int play(damero_tb *tb, int max_plies, struct line *l)
-{
-    int since = 0; /* the ply after the last capture or man move */
-
-    for (;;) {
-        const damero_position *pos = &l->positions[l->plies];
-        damero_move *m = &l->moves[l->plies];
-        int status = damero_best_move(tb, pos, m), end;
-        if (status == DAMERO_ERR_GAME_OVER) {
-            if (damero_game_end(tb, pos, &end, NULL) != DAMERO_OK)
-                return probe_failure("line");
-            l->end = end == DAMERO_LONE_PIECES ? END_LONE_PIECES : END_NO_MOVE;
-            return EXIT_OK;
-        }
-        if (status != DAMERO_OK)
-            return probe_failure("line");
-        if (l->plies == max_plies) {
-            l->end = END_LIMIT;
-            return EXIT_OK;
-        }
-        if (m->captures || m->after.men[0] != pos->men[0] || m->after.men[1] != pos->men[1])
-            since = l->plies + 1;
-        l->positions[++l->plies] = m->after;
-        if (repeats(l, since)) {
-            l->end = END_REPETITION;
-            return EXIT_OK;
-        }
-    }
 }
 
 /* "win in 7 plies", "loss in 1 ply", "draw". */
@@ -218,18 +167,62 @@ static int print_text(damero_tb *tb, const struct line_args *a, const damero_val
     return print_end(tb, l);
 }
 
-static int print_json(damero_tb *tb, const struct line_args *a, const damero_value *start,
-                      const struct line *l)
+static int print_json(damero_tb *tb, const struct line *l)
 {
-    char fen[DAMERO_FEN_SIZE];
+    json_t *json;
+    int error = line_json(tb, l, &json);
 
-    if (damero_write_fen(tb, &l->positions[0], fen) != DAMERO_OK)
+    /* out of memory leaves json NULL, and json_print says so */
+    if (error != DAMERO_OK && error != DAMERO_ERR_MEMORY)
         return probe_failure("line");
-    printf("{\"variant\": \"%s\", \"fen\": \"%s\", \"result\": \"%s\", \"plies\": %d, "
-           "\"moves\": [", a->t.variant, fen, wdl_word(start->wdl), l->plies);
+    return json_print("line", json) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
+}
+
+/* The result of the game the line plays, as PDN writes it. */
+static int pdn_result(damero_tb *tb, const struct line *l, const char **result)
+{
+    const damero_position *last = &l->positions[l->plies];
+    damero_value value;
+
+    if (l->end == END_LIMIT || l->end == END_REPETITION) {
+        *result = l->end == END_LIMIT ? "*" : "1/2-1/2";
+        return DAMERO_OK;
+    }
+    /* the game is over: the rules say who won (the giveaway variants reverse it) */
+    int status = damero_probe(tb, last, &value);
+    bool white_wins = (value.wdl == DAMERO_WIN) == (last->side_to_move == DAMERO_WHITE);
+    *result = value.wdl == DAMERO_DRAW ? "1/2-1/2" : white_wins ? "1-0" : "0-1";
+    return status;
+}
+
+static int print_pdn(damero_tb *tb, const struct line_args *a, const damero_value *start,
+                     const struct line *l)
+{
+    const struct variant *v = variant_by_name(a->t.variant);
+    char fen[DAMERO_FEN_SIZE], text[160], gametype[16];
+    struct pdn_writer w;
+    const char *result;
+
+    if (damero_write_fen(tb, &l->positions[0], fen) != DAMERO_OK ||
+        pdn_result(tb, l, &result) != DAMERO_OK)
+        return probe_failure("line");
+    pdn_write_tag(stdout, "Event", "damero line");
+    if (v->pdn_gametype) {
+        snprintf(gametype, sizeof gametype, "%d", v->pdn_gametype);
+        pdn_write_tag(stdout, "GameType", gametype);
+    }
+    pdn_write_tag(stdout, "FEN", fen);
+    pdn_write_tag(stdout, "Result", result);
+    pdn_writer_init(&w, stdout, pdn_second_first(tb, &l->positions[0]));
+    snprintf(text, sizeof text, "%s %s to move: ", PDN_OWN_COMMENT,
+             side_word(l->positions[0].side_to_move));
+    value_text(start, text + strlen(text), sizeof text - strlen(text));
+    pdn_write_comment(&w, text);
     for (int i = 0; i < l->plies; i++)
-        printf("%s\"%s\"", i ? ", " : "", l->moves[i].text);
-    printf("], \"end\": \"%s\"}\n", end_words[l->end]);
+        pdn_write_move(&w, l->moves[i].text);
+    snprintf(text, sizeof text, "%s the line ends: %s", PDN_OWN_COMMENT, line_end_words[l->end]);
+    pdn_write_comment(&w, text);
+    pdn_write_end(&w, result);
     return EXIT_OK;
 }
 
@@ -237,13 +230,13 @@ static int print_json(damero_tb *tb, const struct line_args *a, const damero_val
 static int run_line(damero_tb *tb, const struct line_args *a, struct line *l)
 {
     damero_value start;
-    int status;
 
-    if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK)
+    if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK ||
+        line_play(tb, l) != DAMERO_OK)
         return probe_failure("line");
-    if ((status = play(tb, a->max_plies, l)) != EXIT_OK)
-        return status;
-    return a->t.json ? print_json(tb, a, &start, l) : print_text(tb, a, &start, l);
+    if (a->pdn)
+        return print_pdn(tb, a, &start, l);
+    return a->t.json ? print_json(tb, l) : print_text(tb, a, &start, l);
 }
 
 int cmd_line(int argc, char **argv)
@@ -251,21 +244,19 @@ int cmd_line(int argc, char **argv)
     struct line_args a = { .t = table_args_default(), .max_plies = DEFAULT_MAX_PLIES };
     struct line l = { 0 };
     damero_tb *tb = NULL;
+    damero_position start;
     int status = parse_args(argc, argv, &a);
 
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
-    /* one move more than the plies: the move found at the limit is not played */
-    l.positions = malloc(((size_t)a.max_plies + 1) * sizeof *l.positions);
-    l.moves = malloc(((size_t)a.max_plies + 1) * sizeof *l.moves);
-    if (!l.positions || !l.moves) {
+    status = table_open_position("line", &a.t, &tb, &start);
+    if (status == EXIT_OK && line_init(&l, a.max_plies, &start) < 0) {
         fprintf(stderr, "damero line: out of memory\n");
         status = EXIT_FAILURE_RUN;
-    } else if ((status = table_open_position("line", &a.t, &tb, &l.positions[0])) == EXIT_OK) {
-        status = run_line(tb, &a, &l);
     }
+    if (status == EXIT_OK)
+        status = run_line(tb, &a, &l);
     damero_close(tb);
-    free(l.positions);
-    free(l.moves);
+    line_free(&l);
     return status;
 }

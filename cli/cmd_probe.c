@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "cli/api_json.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/probing.h"
@@ -118,29 +119,15 @@ static void print_text(const char *fen, const struct table_args *a,
     }
 }
 
-static void print_json_value(const damero_value *value)
+static int print_json(damero_tb *tb, const damero_position *pos, damero_move *moves)
 {
-    printf("\"wdl\": \"%s\", \"dtm\": ", wdl_word(value->wdl));
-    print_json_count(value->dtm);
-    printf(", \"mtc\": ");
-    print_json_count(value->mtc);
-}
+    json_t *json;
+    int error = position_json(tb, pos, moves, &json);
 
-static void print_json(damero_tb *tb, const char *fen, const struct table_args *a,
-                       const damero_value *value, const damero_move *moves, int count)
-{
-    char after[DAMERO_FEN_SIZE];
-    printf("{\"variant\": \"%s\", \"fen\": \"%s\", ", a->variant, fen);
-    print_json_value(value);
-    printf(", \"moves\": [");
-    for (int i = 0; i < count; i++) {
-        printf("%s{\"move\": \"%s\", ", i ? ", " : "", moves[i].text);
-        print_json_value(&moves[i].value);
-        if (damero_write_fen(tb, &moves[i].after, after) == DAMERO_OK)
-            printf(", \"after\": \"%s\"", after);
-        printf("}");
-    }
-    printf("]}\n");
+    /* out of memory leaves json NULL, and json_print says so */
+    if (error != DAMERO_OK && error != DAMERO_ERR_MEMORY)
+        return probe_failure("probe");
+    return json_print("probe", json) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
 }
 
 /* Probes the position and its moves, and prints them. */
@@ -152,15 +139,14 @@ static int probe(damero_tb *tb, const struct table_args *a, const damero_positio
     const char *rule;
     int count, end;
 
+    if (a->json)
+        return print_json(tb, pos, moves);
     if (damero_probe(tb, pos, &value) != DAMERO_OK ||
         damero_root_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count) != DAMERO_OK ||
         damero_game_end(tb, pos, &end, &rule) != DAMERO_OK ||
         damero_write_fen(tb, pos, fen) != DAMERO_OK)
         return probe_failure("probe");
-    if (a->json)
-        print_json(tb, fen, a, &value, moves, count);
-    else
-        print_text(fen, a, pos, &value, moves, count, rule);
+    print_text(fen, a, pos, &value, moves, count, rule);
     return EXIT_OK;
 }
 
@@ -176,16 +162,12 @@ static bool probe_line(damero_tb *tb, const char *fen, bool json)
     if (status == DAMERO_OK)
         status = damero_probe(tb, &pos, &value);
     if (json) {
-        printf("{\"fen\": ");
-        print_json_string(stdout, fen);
-        if (status == DAMERO_OK) {
-            printf(", ");
-            print_json_value(&value);
-        } else {
-            printf(", \"error\": ");
-            print_json_string(stdout, damero_error_message());
-        }
-        printf("}\n");
+        json_t *line = json_pack("{s:s}", "fen", fen);
+        line = status == DAMERO_OK
+                   ? json_with_value(line, &value)
+                   : json_with(line, "error", json_string(damero_error_message()));
+        if (json_print("probe", line) < 0)
+            return false;
     } else if (status == DAMERO_OK && value.wdl == DAMERO_DRAW) {
         printf("%s draw - -\n", fen);
     } else if (status == DAMERO_OK) {

@@ -10,5 +10,7 @@ int cmd_verify(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_line(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 #endif

@@ -17,6 +17,8 @@ static const struct command {
     { "probe", cmd_probe, "the value of a position and of each of its moves (WDL, DTM, MTC)" },
     { "line", cmd_line, "the best line from a position, both sides playing the tables' moves" },
     { "check", cmd_check, "check every table file of a directory and list each problem" },
+    { "annotate", cmd_annotate, "PDN games with the tables' value at every position they reach" },
+    { "serve", cmd_serve, "a web page to explore the tables, and an HTTP API (JSON)" },
     { "verify", cmd_verify, "each move-limit draw rule against perfect play, from the tables" },
     { "perft", cmd_perft, "count move sequences to a depth (tests the move generator)" },
 };

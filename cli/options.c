@@ -79,26 +79,3 @@ const char *default_table_dir(void)
     const char *dir = getenv("DAMERO_TABLES");
     return dir && *dir ? dir : "tables";
 }
-
-void print_json_count(int n)
-{
-    if (n < 0)
-        printf("null");
-    else
-        printf("%d", n);
-}
-
-void print_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}

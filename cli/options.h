@@ -39,11 +39,4 @@ const char *default_table_dir(void);
  * when it is empty (an empty --dir would otherwise write at the filesystem's root). */
 const char *parse_path(const char *cmd, const char *option, const char *text);
 
-/* Prints n as a JSON number, or null when it is negative (a draw has no DTM or MTC). */
-void print_json_count(int n);
-
-/* Prints s as a JSON string, quoted, with quotes, backslashes and control characters
- * escaped. */
-void print_json_string(FILE *f, const char *s);
-
 #endif

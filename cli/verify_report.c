@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/board.h"
+#include "cli/json_out.h"
 #include "cli/options.h"
 #include "core/notation.h"
 #include "gen/table_io.h"
@@ -328,84 +329,70 @@ static void print_text(FILE *f, bool md, const struct variant_report *r)
 
 /* ---- JSON ---- */
 
-static void json_result(const struct rule_section *s, const struct rule_result *x,
-                        const struct example_line *line)
+static json_t *line_moves_json(const struct example_line *line)
 {
-    const struct limit_reading *r = &s->report.rule->readings[x->reading];
-    printf("        {\"ending\": ");
-    print_json_string(stdout, x->ending);
-    printf(", \"side_to_move\": ");
-    print_json_string(stdout, side_words(s, x->strong_to_move));
-    printf(", \"reading\": %d, \"limit\": %d, \"unit\": ", x->reading + 1, r->limit);
-    print_json_string(stdout, unit_words(r->unit));
-    printf(", \"convention\": ");
-    print_json_string(stdout, r->source);
-    printf(",\n         \"positions\": %" PRIu64 ", \"wins\": %" PRIu64 ", \"longest_win\": ",
-           x->positions, x->wins);
-    print_json_count(x->longest);
-    printf(", \"longest_win_plies\": ");
-    print_json_count(x->longest_plies);
-    printf(", \"wins_beyond_limit\": %" PRIu64 ", \"example_fen\": ", x->wins_beyond_limit);
-    if (x->example_fen[0])
-        print_json_string(stdout, x->example_fen);
-    else
-        printf("null");
-    if (s->report.rule->counts_from_precondition)
-        printf(", \"wins_before\": %" PRIu64 ", \"convertible_before\": %" PRIu64,
-               x->wins_before, x->convertible_before);
-    if (line && line->fen[0]) {
-        printf(",\n         \"example_line\": [");
-        for (int k = 0; k < line->plies; k++)
-            printf("%s\"%s\"", k ? ", " : "", line->moves[k]);
-        printf("]");
-    }
-    printf("}");
+    json_t *moves = json_array();
+    for (int k = 0; k < line->plies && moves; k++)
+        json_append(&moves, json_string(line->moves[k]));
+    return moves;
 }
 
-static void json_rule(const struct rule_section *s)
+static json_t *json_result(const struct rule_section *s, const struct rule_result *x,
+                           const struct example_line *line)
+{
+    const struct limit_reading *r = &s->report.rule->readings[x->reading];
+    json_t *o = json_pack(
+        "{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:I, s:o, s:o, s:I, s:o}", "ending", x->ending,
+        "side_to_move", side_words(s, x->strong_to_move), "reading", x->reading + 1, "limit",
+        r->limit, "unit", unit_words(r->unit), "convention", r->source, "positions",
+        (json_int_t)x->positions, "wins", (json_int_t)x->wins, "longest_win",
+        json_count(x->longest), "longest_win_plies", json_count(x->longest_plies),
+        "wins_beyond_limit", (json_int_t)x->wins_beyond_limit, "example_fen",
+        x->example_fen[0] ? json_string(x->example_fen) : json_null());
+    if (s->report.rule->counts_from_precondition) {
+        o = json_with(o, "wins_before", json_integer((json_int_t)x->wins_before));
+        o = json_with(o, "convertible_before", json_integer((json_int_t)x->convertible_before));
+    }
+    if (line && line->fen[0])
+        o = json_with(o, "example_line", line_moves_json(line));
+    return o;
+}
+
+static json_t *json_rule(const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
     static const char *status_words[] = { "checked", "no position", "needs more pieces" };
-    printf("    {\"name\": ");
-    print_json_string(stdout, rule->name);
-    printf(", \"limit\": %d, \"unit\": ", rule->readings[0].limit);
-    print_json_string(stdout, unit_words(rule->readings[0].unit));
-    printf(", \"convention\": ");
-    print_json_string(stdout, rule->readings[0].source);
-    printf(",\n     \"words\": ");
-    print_json_string(stdout, rule->words);
-    printf(", \"status\": ");
-    print_json_string(stdout, status_words[s->report.status]);
-    if (s->report.status != RULE_CHECKED) {
-        printf(", \"message\": ");
-        print_json_string(stdout, s->report.message);
-    }
-    printf(",\n     \"results\": [");
-    int printed = 0;
+    json_t *results = json_array();
+    json_t *o = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s}", "name", rule->name, "limit",
+                          rule->readings[0].limit, "unit", unit_words(rule->readings[0].unit),
+                          "convention", rule->readings[0].source, "words", rule->words,
+                          "status", status_words[s->report.status]);
+    if (s->report.status != RULE_CHECKED)
+        o = json_with(o, "message", json_string(s->report.message));
     if (win_within(s)) {
         for (int k = 0; k < move_limit_readings(rule); k++)
             for (int side = 0; side < 2; side++) {
                 struct rule_result t = total(&s->report, side == 0, k);
-                printf("%s\n", printed++ ? "," : "");
-                json_result(s, &t, &s->line[side]);
+                json_append(&results, json_result(s, &t, &s->line[side]));
             }
     } else {
-        for (int k = 0; k < s->report.num_results; k++) {
-            printf("%s\n", printed++ ? "," : "");
-            json_result(s, &s->report.results[k], NULL);
-        }
+        for (int k = 0; k < s->report.num_results; k++)
+            json_append(&results, json_result(s, &s->report.results[k], NULL));
     }
-    printf("]}");
+    return json_with(o, "results", results);
 }
 
 static void print_json(const struct variant_report *r)
 {
-    printf("{\"variant\": \"%s\", \"pieces\": %d, \"rules\": [", r->v->name, r->pieces);
-    for (int k = 0; k < r->num_rules; k++) {
-        printf("%s\n", k ? "," : "");
-        json_rule(&r->rules[k]);
-    }
-    printf("]}");
+    json_t *rules = json_array();
+    for (int k = 0; k < r->num_rules; k++)
+        json_append(&rules, json_rule(&r->rules[k]));
+    json_t *json = json_pack("{s:s, s:i, s:o}", "variant", r->v->name, "pieces", r->pieces,
+                             "rules", rules);
+    /* no newline: report_variant and report_end put the objects into a list */
+    if (!json || json_dumpf(json, stdout, 0) < 0)
+        fprintf(stderr, "damero verify: out of memory writing the JSON\n");
+    json_decref(json);
 }
 
 /* ---- the summary ---- */

@@ -696,6 +696,17 @@ struct scored_move {
     damero_move move;
 };
 
+/* The move m, which leads to child, as the public API gives it: all but its value. */
+static void describe_move(const damero_tb *tb, const struct move *m,
+                          const struct position *child, damero_move *out)
+{
+    move_text(tb->v, m, out->text);
+    out->from = tb->number_of_bit[m->from];
+    out->to = tb->number_of_bit[m->to];
+    out->captures = m->num_jumps;
+    to_public(tb, child, &out->after);
+}
+
 /* A move's value from the position it leads to: one ply more, and a capture or man move
  * is itself the conversion. */
 static int score_move(damero_tb *tb, const struct position *p, const struct move *m,
@@ -711,11 +722,7 @@ static int score_move(damero_tb *tb, const struct position *p, const struct move
     bool converts = m->captured || (p->men[p->side] & bb_of(m->from));
     out->dtm = dtm_parent(dtm);
     out->mtc_plies = out->dtm == DTM_DRAW ? -1 : converts ? 1 : mtc_plies(mtc) + 1;
-    move_text(tb->v, m, out->move.text);
-    out->move.from = tb->number_of_bit[m->from];
-    out->move.to = tb->number_of_bit[m->to];
-    out->move.captures = m->num_jumps;
-    to_public(tb, &child, &out->move.after);
+    describe_move(tb, m, &child, &out->move);
     out->move.value = (damero_value){ public_wdl(dtm_wdl(out->dtm)),
                                       out->dtm == DTM_DRAW ? -1 : dtm_plies(out->dtm),
                                       out->mtc_plies };
@@ -884,4 +891,43 @@ int damero_check(damero_tb *tb, damero_problem_fn report, void *context, int *fi
     if (files)
         *files = checked;
     return first == DAMERO_OK ? DAMERO_OK : fail(first, "%s", first_message);
+}
+
+int damero_start_position(const damero_tb *tb, damero_position *pos)
+{
+    struct position p;
+    if (!tb || !pos)
+        return fail(DAMERO_ERR_ARGUMENT, "damero_start_position: a NULL argument");
+    position_initial(tb->v, &p);
+    to_public(tb, &p, pos);
+    return DAMERO_OK;
+}
+
+int damero_legal_moves(const damero_tb *tb, const damero_position *pos, damero_move *moves,
+                       int capacity, int *count)
+{
+    struct position p, child;
+    if (!tb || !count || (capacity > 0 && !moves))
+        return fail(DAMERO_ERR_ARGUMENT, "damero_legal_moves: a NULL argument");
+    int status = to_internal(tb, pos, &p);
+    if (status != DAMERO_OK)
+        return status;
+    *count = 0;
+    if (lone_piece_end(tb->v, &p) != GAME_GOES_ON)
+        return DAMERO_OK;
+    struct move_list *list = malloc(sizeof *list);
+    if (!list)
+        return fail(DAMERO_ERR_MEMORY, "out of memory generating moves");
+    generate_moves(tb->v, &p, 0, list);
+    *count = list->count;
+    if (list->count > capacity)
+        status = fail(DAMERO_ERR_ARGUMENT, "the position has %d moves, room was given for %d",
+                      list->count, capacity);
+    for (int k = 0; k < list->count && status == DAMERO_OK; k++) {
+        make_move(&p, &list->moves[k], &child);
+        describe_move(tb, &list->moves[k], &child, &moves[k]);
+        moves[k].value = (damero_value){ DAMERO_DRAW, -1, -1 };
+    }
+    free(list);
+    return status;
 }

@@ -265,6 +265,26 @@ int damero_game_end(const damero_tb *tb, const damero_position *pos, int *end,
  * over (damero_game_end). Thread-safe. */
 int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *best);
 
+/* ---- A game, before it reaches the tables (for a game viewer or a PDN reader) ---- */
+
+/* The position a game of the variant starts from, with the side its rules let move first
+ * (Black in pool and english checkers). Needs no table.
+ * Returns DAMERO_OK, or DAMERO_ERR_ARGUMENT for a NULL argument. Thread-safe. */
+int damero_start_position(const damero_tb *tb, damero_position *pos);
+
+/* Every legal move of pos, in no particular order, without reading a table: each with its
+ * text, squares, captures and the position it leads to; its value is not known here and
+ * is left as { DAMERO_DRAW, -1, -1 } (damero_root_moves gives it). None when the game is
+ * over (damero_game_end), as with damero_root_moves.
+ *
+ * moves:    room for `capacity` moves; DAMERO_MAX_MOVES is always enough.
+ * count:    receives the number of legal moves.
+ *
+ * Returns DAMERO_OK; DAMERO_ERR_ARGUMENT when the position has more moves than capacity
+ * (*count says how many); DAMERO_ERR_POSITION; or DAMERO_ERR_MEMORY. Thread-safe. */
+int damero_legal_moves(const damero_tb *tb, const damero_position *pos, damero_move *moves,
+                       int capacity, int *count);
+
 #ifdef __cplusplus
 }
 #endif

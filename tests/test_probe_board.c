@@ -180,6 +180,95 @@ static void test_game_end(void **state)
     damero_close(tb);
 }
 
+/* The starting positions, as the rules describe them (docs/rules.md), with the side
+ * that moves first: Black in english checkers and pool. */
+static void test_start_position(void **state)
+{
+    const struct temp_dir *f = *state;
+    static const struct {
+        const char *variant, *fen;
+    } cases[] = {
+        { "international", "W:W31-50:B1-20" },
+        { "russian", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8" },
+        { "english", "B:W21-32:B1-12" },
+        { "turkish", "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:"
+                     "Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        damero_tb *tb = open_variant(f, cases[k].variant);
+        damero_position start, want;
+        char got[DAMERO_FEN_SIZE], expected[DAMERO_FEN_SIZE];
+        assert_int_equal(damero_start_position(tb, &start), DAMERO_OK);
+        assert_int_equal(damero_parse_fen(tb, cases[k].fen, &want), DAMERO_OK);
+        assert_int_equal(damero_write_fen(tb, &start, got), DAMERO_OK);
+        assert_int_equal(damero_write_fen(tb, &want, expected), DAMERO_OK);
+        if (strcmp(got, expected) != 0)
+            fail_msg("%s: the start is %s, not %s", cases[k].variant, got, expected);
+        assert_int_equal(damero_start_position(tb, NULL), DAMERO_ERR_ARGUMENT);
+        damero_close(tb);
+    }
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(((const damero_move *)a)->text, ((const damero_move *)b)->text);
+}
+
+/* The moves' texts, sorted and joined by spaces, and each one's FEN after. */
+static void legal_moves(damero_tb *tb, const char *fen, char *texts, char *afters, size_t size)
+{
+    damero_move moves[DAMERO_MAX_MOVES];
+    damero_position pos;
+    char after[DAMERO_FEN_SIZE];
+    int count = -1;
+
+    assert_int_equal(damero_parse_fen(tb, fen, &pos), DAMERO_OK);
+    assert_int_equal(damero_legal_moves(tb, &pos, moves, DAMERO_MAX_MOVES, &count), DAMERO_OK);
+    qsort(moves, (size_t)count, sizeof moves[0], by_text);
+    texts[0] = afters[0] = '\0';
+    for (int k = 0; k < count; k++) {
+        assert_int_equal(moves[k].value.wdl, DAMERO_DRAW);
+        assert_int_equal(moves[k].value.dtm, -1);
+        assert_int_equal(damero_write_fen(tb, &moves[k].after, after), DAMERO_OK);
+        snprintf(texts + strlen(texts), size - strlen(texts), "%s%s", k ? " " : "", moves[k].text);
+        snprintf(afters + strlen(afters), size - strlen(afters), "%s%s", k ? " " : "", after);
+    }
+}
+
+/* Moves without tables: from the start (the perft figures of one ply), a capture, the
+ * end of the game by the rule on lone pieces, too little room. */
+static void test_legal_moves(void **state)
+{
+    const struct temp_dir *f = *state;
+    char texts[4096], afters[8192];
+    damero_tb *tb = open_variant(f, "international");
+    damero_position pos;
+    damero_move one;
+    int count = -1;
+
+    legal_moves(tb, "W:W31-50:B1-20", texts, afters, sizeof texts);
+    assert_string_equal(texts, "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30");
+    legal_moves(tb, "B:W28,K46:B22", texts, afters, sizeof afters);
+    assert_string_equal(texts, "22x33");
+    assert_string_equal(afters, "W:WK46:B33");
+    assert_int_equal(damero_start_position(tb, &pos), DAMERO_OK);
+    assert_int_equal(damero_legal_moves(tb, &pos, &one, 1, &count), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(count, 9);
+    damero_close(tb);
+
+    tb = open_variant(f, "russian");
+    legal_moves(tb, "W:Wc3:Bd4", texts, afters, sizeof afters);
+    assert_string_equal(texts, "c3:e5");
+    assert_string_equal(afters, "B:We5:B");
+    damero_close(tb);
+
+    tb = open_variant(f, "turkish");
+    assert_int_equal(damero_parse_fen(tb, "W:WKd4:BKd6", &pos), DAMERO_OK);
+    assert_int_equal(damero_legal_moves(tb, &pos, &one, 1, &count), DAMERO_OK);
+    assert_int_equal(count, 0);
+    damero_close(tb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +277,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_corners, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_bad_squares, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_game_end, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_start_position, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_legal_moves, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

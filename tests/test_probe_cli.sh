@@ -194,7 +194,7 @@ expect 2 "give the position as a FEN" -- line --variant russian --dir "$t"
 expect 2 "unexpected argument 'Bf6'" -- probe --variant russian --dir "$t" W:Wc3: Bf6
 expect 2 "--cache takes a whole number" -- probe --variant russian --cache lots "W:Wc3:Bf6"
 expect 2 "--max-plies takes a whole number" -- line --variant russian --max-plies -1 "W:Wc3:Bf6"
-expect 2 "--boards and --json do not go together" -- line --variant russian --boards --json "W:Wc3:Bf6"
+expect 2 "--boards, --json and --pdn do not go together" -- line --variant russian --boards --json "W:Wc3:Bf6"
 expect 2 "unknown option '--depth'" -- line --variant russian --depth 3 "W:Wc3:Bf6"
 expect 1 "damero probe: " -- probe --variant russian --dir "$tmp/none" "W:Wc3:Bf6"
 expect 0 "(plies + 1) / 2" -- probe --help

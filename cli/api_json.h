@@ -1,0 +1,35 @@
+/* The JSON of a position and of a best line: what `damero probe --json` and `damero line
+ * --json` print and what `damero serve` answers, built in one place so that they agree. */
+#ifndef DAMERO_CLI_API_JSON_H
+#define DAMERO_CLI_API_JSON_H
+
+#include "cli/json_out.h"
+#include "cli/line_play.h"
+#include "probe/damero.h"
+
+/* Adds wdl, dtm and mtc (null in a draw) to object and returns it; frees it and returns
+ * NULL when memory runs out. */
+json_t *json_with_value(json_t *object, const damero_value *v);
+
+/* {variant, fen, wdl, dtm, mtc, moves: [{move, wdl, dtm, mtc, after}, ...]}, moves best
+ * first (damero_root_moves), dtm and mtc in plies or null in a draw. moves is room for
+ * DAMERO_MAX_MOVES. Returns DAMERO_OK with *json set, or the damero error (with its
+ * sentence) and *json NULL; DAMERO_ERR_MEMORY when the JSON cannot be built.
+ * Thread-safe. */
+int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
+                  json_t **json);
+
+/* {variant, fen (the start), result (the start's wdl), plies, moves: [move texts], end}
+ * of a played line. Returns as position_json. */
+int line_json(damero_tb *tb, const struct line *l, json_t **json);
+
+/* {variant, fen, moves: [{move, after}, ...]}: the legal moves without their values
+ * (damero_legal_moves, so no table is read), in the order of their texts; for a position
+ * outside the tables. Returns as position_json. */
+int legal_moves_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
+                     json_t **json);
+
+/* {variant, fen}. Returns as position_json. */
+int fen_json(damero_tb *tb, const damero_position *pos, json_t **json);
+
+#endif

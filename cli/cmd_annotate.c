@@ -1,0 +1,509 @@
+/* damero annotate: the games of a PDN file written back with the tables' verdict at
+ * every position inside them, and the move that kept the value wherever a move lost it. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/json_out.h"
+#include "cli/options.h"
+#include "cli/pdn.h"
+#include "cli/probing.h"
+#include "core/variant.h"
+
+static const char help[] =
+    "usage: damero annotate [--dir DIR] [--variant NAME] [--json] [--cache MB] GAME.pdn\n"
+    "\n"
+    "Reads the games of a PDN file (tags, a [FEN] setup or the starting position, the\n"
+    "main line's moves in the variant's notation; variations skipped) and writes them back\n"
+    "on stdout with a comment {damero: ...} after every move that reaches a position inside\n"
+    "the tables: its value for the side to move (win or loss with DTM in plies, or draw),\n"
+    "and, where the move played changed the value (a win thrown to a draw or a loss, a draw\n"
+    "to a loss), the move that kept it. The game's own comments are kept; damero's earlier\n"
+    "comments are replaced, so annotating twice gives the same text. A game that cannot be\n"
+    "read (a broken tag, an illegal move, an unknown variant) is reported on stderr with its\n"
+    "number and move, written back annotated up to there, and the others go on; the exit\n"
+    "code is then 1.\n"
+    "\n"
+    "  --dir DIR       the table root, as given to 'damero gen --dir'\n"
+    "                  (default: " DEFAULT_DIR_HELP ")\n"
+    "  --variant NAME  the rules of every game, whatever its GameType tag says (a game\n"
+    "                  without the tag needs it)\n"
+    "  --json          a JSON list, one object per game: game, line, variant, result, error\n"
+    "                  (null when none) and positions, a list of {ply, fen, wdl, dtm, mtc\n"
+    "                  (null outside the tables), move (as written; null after the last\n"
+    "                  move followed), move_wdl (what the move played is worth), kept_by\n"
+    "                  (the move that kept the value when the one played lost it, else\n"
+    "                  null)}\n"
+    "  --cache MB      each variant's table block cache (default: 64)\n";
+
+#define MAX_FILE_BYTES (256u << 20)
+
+struct annotate_args {
+    const char *dir;
+    const char *variant; /* NULL: from each game's GameType */
+    const char *file;
+    bool json;
+    size_t cache_bytes;
+};
+
+/* The tables of each variant, opened when a game first needs them. */
+struct context {
+    const struct annotate_args *a;
+    damero_tb *tables[32];
+    damero_move *moves, *scored; /* DAMERO_MAX_MOVES each */
+};
+
+/* What the tables say of one position of a game, and of the move played there. */
+struct note {
+    damero_position pos;
+    bool known;              /* inside the tables */
+    damero_value value;      /* for the side to move */
+    bool move_known;
+    damero_value move_value; /* what the move played is worth to the side that played it */
+    damero_move kept;        /* the best move, when the one played lost value */
+    bool lost;
+};
+
+/* A game followed through: notes[0..plies] for the positions before each move and after
+ * the last one read; plies stops short of the game's length at an error. */
+struct followed {
+    const char *variant;
+    bool second_first;       /* the first move is the second of its pair (pdn.h) */
+    struct note *notes;
+    int plies;
+    char error[512];
+};
+
+static int parse_args(int argc, char **argv, struct annotate_args *a)
+{
+    static const struct option longopts[] = {
+        { "dir", required_argument, NULL, 'd' },
+        { "variant", required_argument, NULL, 'v' },
+        { "json", no_argument, NULL, 'j' },
+        { "cache", required_argument, NULL, 'c' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt, cache_mb;
+
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'd': a->dir = optarg; break;
+        case 'j': a->json = true; break;
+        case 'v':
+            if (!(a->variant = parse_variant_name("annotate", optarg)))
+                return EXIT_USAGE;
+            break;
+        case 'c':
+            if (parse_int("annotate", "--cache", optarg, 0, 1 << 20, &cache_mb) < 0)
+                return EXIT_USAGE;
+            a->cache_bytes = (size_t)cache_mb << 20;
+            break;
+        case 'h': fputs(help, stdout); return -1;
+        default: return option_error("annotate", opt, argv);
+        }
+    }
+    if (optind != argc - 1)
+        return usage_error("annotate", "name one PDN file");
+    a->file = argv[optind];
+    return EXIT_OK;
+}
+
+/* The whole file, 0-terminated; NULL after printing why it cannot be read. */
+static char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long length;
+
+    if (!f) {
+        fprintf(stderr, "damero annotate: cannot open %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) == 0 && (length = ftell(f)) >= 0 &&
+        (unsigned long)length <= MAX_FILE_BYTES) {
+        *size = (size_t)length;
+        rewind(f);
+        if ((text = malloc(*size + 1)) && fread(text, 1, *size, f) == *size)
+            text[*size] = '\0';
+        else
+            free(text), text = NULL;
+    }
+    if (!text)
+        fprintf(stderr, "damero annotate: cannot read %s (a file of at most %u MB)\n", path,
+                MAX_FILE_BYTES >> 20);
+    fclose(f);
+    return text;
+}
+
+/* ---- following a game ---- */
+
+/* The game's variant: --variant, or the row whose PDN GameType the tag names ("20" or
+ * "20,W,10,10,N2,0"). */
+static const char *game_variant(const struct context *ctx, const struct pdn_game *g,
+                                struct followed *f)
+{
+    const char *tag = pdn_tag(g, "GameType");
+    char *end;
+    long type;
+
+    if (ctx->a->variant)
+        return ctx->a->variant;
+    if (!tag) {
+        snprintf(f->error, sizeof f->error, "no GameType tag: give the rules with --variant");
+        return NULL;
+    }
+    type = strtol(tag, &end, 10);
+    for (const struct variant *v = variants; v->name && end != tag; v++)
+        if (v->pdn_gametype != 0 && v->pdn_gametype == type)
+            return v->name;
+    snprintf(f->error, sizeof f->error, "GameType \"%.40s\" is not a variant damero plays "
+             "(see docs/rules.md, or give --variant)", tag);
+    return NULL;
+}
+
+static damero_tb *tables_for(struct context *ctx, const char *variant, struct followed *f)
+{
+    int k = 0;
+
+    while (damero_variant_name(k) && strcmp(damero_variant_name(k), variant) != 0)
+        k++;
+    if (!ctx->tables[k] &&
+        damero_open(variant, ctx->a->dir, ctx->a->cache_bytes, &ctx->tables[k]) != DAMERO_OK)
+        snprintf(f->error, sizeof f->error, "%s", damero_error_message());
+    return ctx->tables[k];
+}
+
+/* The squares of a move's text, lower case, separated by single spaces: "c3 e5 c7". */
+static void move_squares(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+
+    for (; *text && n + 1 < size; text++)
+        out[n++] = strchr("-x:", *text) ? ' ' : (char)tolower((unsigned char)*text);
+    out[n] = '\0';
+}
+
+/* Whether written (squares) names the legal move m: the same first and last square, and
+ * any squares between among m's landing squares, in order (PDN may leave them out). */
+static bool names_move(const char *written, const damero_move *m)
+{
+    char want[DAMERO_MOVE_TEXT_SIZE], have[DAMERO_MOVE_TEXT_SIZE];
+    const char *w, *h;
+
+    move_squares(written, want, sizeof want);
+    move_squares(m->text, have, sizeof have);
+    for (w = want, h = have; *w;) {
+        size_t n = strcspn(w, " ");
+        const char *found = h;
+        /* the next square of `have`, from h on, equal to this one */
+        while (*found && !(strncmp(found, w, n) == 0 && (found[n] == ' ' || !found[n])))
+            found += strcspn(found, " "), found += strspn(found, " ");
+        if (!*found || (w == want && found != have))
+            return false;
+        h = found + n;
+        w += n;
+        w += strspn(w, " ");
+        if (!*w && *h) /* the last squares must be the same */
+            return false;
+    }
+    return true;
+}
+
+/* "12." for a White move, "12..." for a Black one. */
+static void move_label(const struct followed *f, int ply, char *label, size_t size)
+{
+    int index = ply + f->second_first;
+    snprintf(label, size, index % 2 ? "%d..." : "%d.", index / 2 + 1);
+}
+
+/* The legal move the game's ply names; false with f->error set when none or several. */
+static bool find_move(struct context *ctx, damero_tb *tb, const struct pdn_game *g,
+                      struct followed *f, int ply, damero_move *played)
+{
+    const char *written = g->moves[ply].text;
+    char label[24], list[400] = "";
+    int count, found = 0;
+
+    move_label(f, ply, label, sizeof label);
+    if (damero_legal_moves(tb, &f->notes[ply].pos, ctx->moves, DAMERO_MAX_MOVES, &count) !=
+        DAMERO_OK) {
+        snprintf(f->error, sizeof f->error, "move %s %s: %s", label, written,
+                 damero_error_message());
+        return false;
+    }
+    for (int k = 0; k < count; k++) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", ctx->moves[k].text);
+        if (names_move(written, &ctx->moves[k]) && found++ == 0)
+            *played = ctx->moves[k];
+    }
+    if (found == 1)
+        return true;
+    snprintf(f->error, sizeof f->error, "move %s %s: %s; the legal moves are: %s", label,
+             written, found ? "names more than one legal move (write every square it lands on)"
+                            : "not a legal move here", count ? list : "none, the game is over");
+    return false;
+}
+
+/* What the tables say of notes[ply]. Returns false with f->error set when a table is
+ * damaged; a position outside the tables is only not known. */
+static bool judge_position(damero_tb *tb, struct followed *f, int ply)
+{
+    struct note *n = &f->notes[ply];
+    int status = damero_probe(tb, &n->pos, &n->value);
+
+    n->known = status == DAMERO_OK;
+    if (status != DAMERO_OK && status != DAMERO_ERR_MISSING) {
+        snprintf(f->error, sizeof f->error, "%s", damero_error_message());
+        return false;
+    }
+    return true;
+}
+
+/* What the move played from notes[ply] is worth, and the best move when it lost value. */
+static bool judge_move(struct context *ctx, damero_tb *tb, struct followed *f, int ply,
+                       const damero_move *played)
+{
+    struct note *n = &f->notes[ply];
+    int count;
+
+    if (!n->known)
+        return true;
+    if (damero_root_moves(tb, &n->pos, ctx->scored, DAMERO_MAX_MOVES, &count) != DAMERO_OK) {
+        snprintf(f->error, sizeof f->error, "%s", damero_error_message());
+        return false;
+    }
+    for (int k = 0; k < count; k++)
+        if (strcmp(ctx->scored[k].text, played->text) == 0) {
+            n->move_known = true;
+            n->move_value = ctx->scored[k].value;
+        }
+    n->lost = n->move_known && n->move_value.wdl < n->value.wdl;
+    if (n->lost)
+        n->kept = ctx->scored[0];
+    return true;
+}
+
+/* Plays the game's moves from its start, judging each position. f->plies ends up at the
+ * number of moves followed; f->error says why it stopped short. Returns -1 when memory
+ * runs out, else 0. */
+static int follow(struct context *ctx, const struct pdn_game *g, struct followed *f)
+{
+    const char *fen = pdn_tag(g, "FEN");
+    damero_move played;
+    damero_tb *tb;
+
+    if (!(f->notes = calloc((size_t)g->num_moves + 1, sizeof *f->notes)))
+        return -1;
+    if (g->error[0]) {
+        snprintf(f->error, sizeof f->error, "%s", g->error);
+        return 0;
+    }
+    if (!(f->variant = game_variant(ctx, g, f)) || !(tb = tables_for(ctx, f->variant, f)))
+        return 0;
+    if (fen ? damero_parse_fen(tb, fen, &f->notes[0].pos) != DAMERO_OK
+            : damero_start_position(tb, &f->notes[0].pos) != DAMERO_OK) {
+        snprintf(f->error, sizeof f->error, "the FEN tag: %s", damero_error_message());
+        return 0;
+    }
+    f->second_first = pdn_second_first(tb, &f->notes[0].pos);
+    for (f->plies = 0;; f->plies++) {
+        if (!judge_position(tb, f, f->plies) || f->plies == g->num_moves ||
+            !find_move(ctx, tb, g, f, f->plies, &played) ||
+            !judge_move(ctx, tb, f, f->plies, &played))
+            return 0;
+        f->notes[f->plies + 1].pos = played.after;
+    }
+}
+
+/* ---- writing ---- */
+
+static const char *wdl_noun(int wdl)
+{
+    return wdl == DAMERO_WIN ? "win" : wdl == DAMERO_LOSS ? "loss" : "draw";
+}
+
+/* "White to move wins in 7 plies.", "Black to move draws." */
+static void value_words(const struct note *n, char *out, size_t size)
+{
+    static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
+    const char *side = side_word(n->pos.side_to_move);
+
+    if (n->value.wdl == DAMERO_DRAW)
+        snprintf(out, size, "%s to move draws.", side);
+    else if (n->value.dtm == 0)
+        snprintf(out, size, "%s to move %s: the game is over.", side, verb[n->value.wdl + 1]);
+    else
+        snprintf(out, size, "%s to move %s in %d %s.", side, verb[n->value.wdl + 1],
+                 n->value.dtm, n->value.dtm == 1 ? "ply" : "plies");
+}
+
+/* damero's comment after ply (the move played from notes[ply - 1]), "" when the
+ * position it reaches is outside the tables. */
+static void comment_after(const struct followed *f, int ply, const struct pdn_game *g,
+                          char *out, size_t size)
+{
+    const struct note *before = &f->notes[ply - 1], *after = &f->notes[ply];
+    char value[128];
+    size_t n = 0;
+
+    out[0] = '\0';
+    if (before->lost)
+        n = (size_t)snprintf(out, size, "%s %s turns the %s into a %s; %s kept the %s. ",
+                             PDN_OWN_COMMENT, g->moves[ply - 1].text, wdl_noun(before->value.wdl),
+                             wdl_noun(before->move_value.wdl), before->kept.text,
+                             wdl_noun(before->value.wdl));
+    if (after->known) {
+        value_words(after, value, sizeof value);
+        snprintf(out + n, size - n, "%s%s", n ? "" : PDN_OWN_COMMENT " ", value);
+    }
+}
+
+static void write_pdn(const struct pdn_game *g, const struct followed *f)
+{
+    struct pdn_writer w;
+    char comment[512];
+
+    for (int k = 0; k < g->num_tags; k++)
+        pdn_write_tag(stdout, g->tags[k].name, g->tags[k].value);
+    pdn_writer_init(&w, stdout, f->second_first);
+    if (g->comment)
+        pdn_write_comment(&w, g->comment);
+    if (f->variant && f->notes[0].known) {
+        char value[128];
+        value_words(&f->notes[0], value, sizeof value);
+        snprintf(comment, sizeof comment, "%s %s", PDN_OWN_COMMENT, value);
+        pdn_write_comment(&w, comment);
+    }
+    for (int ply = 1; ply <= g->num_moves; ply++) {
+        pdn_write_move(&w, g->moves[ply - 1].text);
+        if (g->moves[ply - 1].comment)
+            pdn_write_comment(&w, g->moves[ply - 1].comment);
+        if (ply <= f->plies) {
+            comment_after(f, ply, g, comment, sizeof comment);
+            if (comment[0])
+                pdn_write_comment(&w, comment);
+        }
+    }
+    pdn_write_end(&w, g->result);
+}
+
+static json_t *value_json(json_t *o, const char *wdl_key, const damero_value *v, bool known,
+                          bool with_counts)
+{
+    o = json_with(o, wdl_key, known ? json_string(wdl_word(v->wdl)) : json_null());
+    if (with_counts) {
+        o = json_with(o, "dtm", known ? json_count(v->dtm) : json_null());
+        o = json_with(o, "mtc", known ? json_count(v->mtc) : json_null());
+    }
+    return o;
+}
+
+static json_t *note_json(damero_tb *tb, const struct pdn_game *g, const struct followed *f,
+                         int ply)
+{
+    const struct note *n = &f->notes[ply];
+    char fen[DAMERO_FEN_SIZE];
+    bool moved = ply < f->plies;
+    json_t *o;
+
+    if (damero_write_fen(tb, &n->pos, fen) != DAMERO_OK)
+        return NULL;
+    o = json_pack("{s:i, s:s}", "ply", ply, "fen", fen);
+    o = value_json(o, "wdl", &n->value, n->known, true);
+    o = json_with(o, "move", moved ? json_string(g->moves[ply].text) : json_null());
+    o = value_json(o, "move_wdl", &n->move_value, moved && n->move_known, false);
+    return json_with(o, "kept_by", n->lost ? json_string(n->kept.text) : json_null());
+}
+
+static json_t *game_json(struct context *ctx, const struct pdn_game *g, const struct followed *f)
+{
+    damero_tb *tb = NULL;
+    json_t *positions = json_array();
+    int k = 0;
+
+    if (f->variant) {
+        while (strcmp(damero_variant_name(k), f->variant) != 0)
+            k++;
+        tb = ctx->tables[k];
+    }
+    for (int ply = 0; tb && ply <= f->plies && positions; ply++)
+        json_append(&positions, note_json(tb, g, f, ply));
+    return json_pack("{s:i, s:i, s:o, s:o, s:o, s:o}", "game", g->number, "line", g->line,
+                     "variant", f->variant ? json_string(f->variant) : json_null(), "result",
+                     g->result[0] ? json_string(g->result) : json_null(), "error",
+                     f->error[0] ? json_string(f->error) : json_null(), "positions", positions);
+}
+
+/* Annotates every game of text; returns the exit code. */
+static int annotate(struct context *ctx, const char *text, size_t size)
+{
+    struct pdn_reader r;
+    struct pdn_game g;
+    json_t *list = ctx->a->json ? json_array() : NULL;
+    int status = EXIT_OK, read;
+
+    pdn_reader_init(&r, text, size);
+    while ((read = pdn_read_game(&r, &g)) == 1) {
+        struct followed f = { 0 };
+        if (follow(ctx, &g, &f) < 0) {
+            read = -1;
+        } else {
+            if (f.error[0]) {
+                fprintf(stderr, "damero annotate: %s: game %d (line %d): %s\n", ctx->a->file,
+                        g.number, g.line, f.error);
+                status = EXIT_FAILURE_RUN;
+            }
+            if (ctx->a->json)
+                json_append(&list, game_json(ctx, &g, &f));
+            else
+                write_pdn(&g, &f);
+        }
+        free(f.notes);
+        pdn_game_free(&g);
+        if (read < 0)
+            break;
+    }
+    pdn_game_free(&g);
+    if (read < 0) {
+        fprintf(stderr, "damero annotate: out of memory\n");
+        json_decref(list);
+        return EXIT_FAILURE_RUN;
+    }
+    if (ctx->a->json && json_print("annotate", list) < 0)
+        return EXIT_FAILURE_RUN;
+    return status;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+    struct annotate_args a = { .dir = default_table_dir(), .cache_bytes = (size_t)DEFAULT_CACHE_MB << 20 };
+    struct context ctx = { .a = &a };
+    size_t size = 0;
+    char *text;
+    int status = parse_args(argc, argv, &a);
+
+    if (status != EXIT_OK)
+        return status < 0 ? EXIT_OK : status;
+    if (!(text = read_file(a.file, &size)))
+        return EXIT_FAILURE_RUN;
+    ctx.moves = malloc(DAMERO_MAX_MOVES * sizeof *ctx.moves);
+    ctx.scored = malloc(DAMERO_MAX_MOVES * sizeof *ctx.scored);
+    if (ctx.moves && ctx.scored) {
+        status = annotate(&ctx, text, size);
+    } else {
+        fprintf(stderr, "damero annotate: out of memory\n");
+        status = EXIT_FAILURE_RUN;
+    }
+    for (size_t k = 0; k < sizeof ctx.tables / sizeof ctx.tables[0]; k++)
+        damero_close(ctx.tables[k]);
+    free(ctx.moves);
+    free(ctx.scored);
+    free(text);
+    return status;
+}

@@ -1,0 +1,427 @@
+/* damero serve: the tables on a local web page, and through an HTTP API that answers
+ * what `damero probe --json` and `damero line --json` print. HTTP is libmicrohttpd's. */
+#include <microhttpd.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cli/api_json.h"
+#include "cli/commands.h"
+#include "cli/line_play.h"
+#include "cli/options.h"
+#include "cli/probing.h"
+#include "cli/web_files.h"
+
+static const char help[] =
+    "usage: damero serve [--dir DIR] [--port N] [--bind ADDR] [--cache MB]\n"
+    "\n"
+    "Serves the tables of every variant that has some in DIR: a web page to explore them\n"
+    "(a board, the value of the position, every move with its value, the best line,\n"
+    "position editing) at http://ADDR:N/, and an HTTP API:\n"
+    "\n"
+    "  GET /api/variants             the variants served, with their boards: a list of\n"
+    "                                {variant, max_pieces, columns, rows, algebraic, grid\n"
+    "                                (the square numbers, top row first, 0 where no piece\n"
+    "                                stands), names (of squares 1, 2, ...)}\n"
+    "  GET /api/VARIANT?fen=FEN      what 'damero probe --json' prints\n"
+    "  GET /api/VARIANT/line?fen=FEN what 'damero line --json' prints\n"
+    "  GET /api/VARIANT/moves?fen=FEN the legal moves without values, for a position\n"
+    "                                outside the tables: {variant, fen, moves: [{move,\n"
+    "                                after}]}\n"
+    "  GET /api/VARIANT/start        the starting position: {variant, fen}\n"
+    "\n"
+    "Errors are JSON too, {\"error\": sentence, \"status\": code}: 400 for a bad FEN or\n"
+    "request, 404 for an unknown variant or path and a missing table. Only GET (and HEAD)\n"
+    "is answered; the page is compiled into the program, so nothing else on the disk can\n"
+    "be read. It runs until interrupted (Ctrl-C).\n"
+    "\n"
+    "  --dir DIR     the table root, as given to 'damero gen --dir'\n"
+    "                (default: " DEFAULT_DIR_HELP ")\n"
+    "  --port N      the TCP port (default: 8080; 0 takes a free one, printed at the start)\n"
+    "  --bind ADDR   the address to listen on (default: 127.0.0.1, this machine only; an\n"
+    "                IPv6 address such as ::1 works too). Another address opens the tables\n"
+    "                to the network: the server has no access control.\n"
+    "  --cache MB    each variant's table block cache (default: 64)\n";
+
+#define DEFAULT_PORT 8080
+#define MAX_CONNECTIONS 64       /* at once; more wait in the listen queue */
+#define TIMEOUT_SECONDS 10       /* an idle connection is closed after this */
+#define REQUEST_MEMORY (32 << 10) /* the request line and headers, at most */
+#define THREAD_STACK (4 << 20)    /* probing a capture takes 32 KB of stack per piece */
+#define LINE_MAX_PLIES 1000       /* as `damero line` */
+#define MAX_VARIANTS 32
+
+struct serve_args {
+    const char *dir;
+    const char *bind;
+    int port;
+    size_t cache_bytes;
+};
+
+/* What the request handler reads, from every thread at once; set before serving. */
+struct server {
+    damero_tb *tables[MAX_VARIANTS]; /* the variants with tables */
+    int count;
+    char *variants_json;             /* the answer to /api/variants */
+};
+
+static int parse_args(int argc, char **argv, struct serve_args *a)
+{
+    static const struct option longopts[] = {
+        { "dir", required_argument, NULL, 'd' },
+        { "port", required_argument, NULL, 'p' },
+        { "bind", required_argument, NULL, 'b' },
+        { "cache", required_argument, NULL, 'c' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt, cache_mb;
+
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'd': a->dir = optarg; break;
+        case 'b': a->bind = optarg; break;
+        case 'p':
+            if (parse_int("serve", "--port", optarg, 0, 65535, &a->port) < 0)
+                return EXIT_USAGE;
+            break;
+        case 'c':
+            if (parse_int("serve", "--cache", optarg, 0, 1 << 20, &cache_mb) < 0)
+                return EXIT_USAGE;
+            a->cache_bytes = (size_t)cache_mb << 20;
+            break;
+        case 'h': fputs(help, stdout); return -1;
+        default: return option_error("serve", opt, argv);
+        }
+    }
+    if (optind < argc)
+        return usage_error("serve", "unexpected argument '%s'", argv[optind]);
+    return EXIT_OK;
+}
+
+/* ---- answers ---- */
+
+static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned status, const char *type,
+                                  const void *data, size_t size,
+                                  enum MHD_ResponseMemoryMode mode)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(size, (void *)data, mode);
+    enum MHD_Result queued;
+
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Content-Security-Policy", "default-src 'self'");
+    queued = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return queued;
+}
+
+/* Sends json (freed here) with the status; an API answer may be read from any page. */
+static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json_t *json)
+{
+    static const char no_memory[] = "{\"error\": \"out of memory\", \"status\": 503}";
+    char *text = json ? json_dumps(json, 0) : NULL;
+
+    json_decref(json);
+    if (!text)
+        return send_bytes(c, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", no_memory,
+                          strlen(no_memory), MHD_RESPMEM_PERSISTENT);
+    return send_bytes(c, status, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
+}
+
+/* {"error": message, "status": status}. The message may quote the request, so bytes
+ * outside printable ASCII become '?': the JSON stays valid UTF-8 whatever was sent. */
+static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *fmt,
+                                  ...) __attribute__((format(printf, 3, 4)));
+static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *fmt,
+                                  ...)
+{
+    char message[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    for (char *s = message; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+            *s = '?';
+    return send_json(c, status, json_pack("{s:s, s:i}", "error", message, "status", status));
+}
+
+/* The HTTP status of a failed damero call. */
+static unsigned status_of(int error)
+{
+    switch (error) {
+    case DAMERO_ERR_POSITION: return MHD_HTTP_BAD_REQUEST;
+    case DAMERO_ERR_MISSING: return MHD_HTTP_NOT_FOUND;
+    case DAMERO_ERR_MEMORY: return MHD_HTTP_SERVICE_UNAVAILABLE;
+    default: return MHD_HTTP_INTERNAL_SERVER_ERROR;
+    }
+}
+
+static damero_tb *find_tables(const struct server *s, const char *variant)
+{
+    for (int i = 0; i < s->count; i++)
+        if (strcmp(damero_variant(s->tables[i]), variant) == 0)
+            return s->tables[i];
+    return NULL;
+}
+
+/* What /api/VARIANT[/KIND] answers, by the path after the variant. */
+enum answer_kind { ANSWER_PROBE, ANSWER_LINE, ANSWER_MOVES, ANSWER_START, ANSWER_KINDS };
+static const char *const kind_paths[ANSWER_KINDS] = { "", "/line", "/moves", "/start" };
+
+static int answer_json(damero_tb *tb, const damero_position *pos, enum answer_kind kind,
+                       json_t **json)
+{
+    damero_move *moves;
+    struct line l;
+    int status;
+
+    if (kind == ANSWER_START)
+        return fen_json(tb, pos, json);
+    if (kind == ANSWER_LINE) {
+        status = line_init(&l, LINE_MAX_PLIES, pos) < 0 ? DAMERO_ERR_MEMORY : line_play(tb, &l);
+        if (status == DAMERO_OK)
+            status = line_json(tb, &l, json);
+        line_free(&l);
+        return status;
+    }
+    if (!(moves = malloc(DAMERO_MAX_MOVES * sizeof *moves)))
+        return DAMERO_ERR_MEMORY;
+    status = kind == ANSWER_PROBE ? position_json(tb, pos, moves, json)
+                                  : legal_moves_json(tb, pos, moves, json);
+    free(moves);
+    return status;
+}
+
+/* The position a request names: ?fen=, or the start for /start. Returns 0, or the HTTP
+ * status of the fault with its sentence in message. */
+static unsigned requested_position(struct MHD_Connection *c, damero_tb *tb, const char *path,
+                                   enum answer_kind kind, damero_position *pos, char *message,
+                                   size_t size)
+{
+    const char *fen = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "fen");
+    int status;
+
+    if (kind == ANSWER_START) {
+        status = damero_start_position(tb, pos);
+    } else if (!fen || !*fen) {
+        snprintf(message, size, "give the position: /api/%s?fen=FEN", path);
+        return MHD_HTTP_BAD_REQUEST;
+    } else if (strlen(fen) >= DAMERO_FEN_SIZE) {
+        snprintf(message, size, "the FEN is longer than %d characters", DAMERO_FEN_SIZE - 1);
+        return MHD_HTTP_BAD_REQUEST;
+    } else {
+        status = damero_parse_fen(tb, fen, pos);
+    }
+    if (status == DAMERO_OK)
+        return 0;
+    snprintf(message, size, "%s", damero_error_message());
+    return status_of(status);
+}
+
+/* GET /api/VARIANT?fen=..., /api/VARIANT/line?fen=..., /api/VARIANT/moves?fen=... and
+ * /api/VARIANT/start (path: what follows /api/). */
+static enum MHD_Result answer_position(struct MHD_Connection *c, const struct server *s,
+                                       const char *path)
+{
+    char variant[32];
+    const char *slash = strchr(path, '/');
+    size_t length = slash ? (size_t)(slash - path) : strlen(path);
+    enum answer_kind kind = ANSWER_PROBE;
+    char message[512];
+    damero_position pos;
+    damero_tb *tb;
+    json_t *json;
+    unsigned http;
+    int status;
+
+    while (kind < ANSWER_KINDS && strcmp(slash ? slash : "", kind_paths[kind]) != 0)
+        kind++;
+    if (kind == ANSWER_KINDS || length == 0 || length >= sizeof variant)
+        return send_error(c, MHD_HTTP_NOT_FOUND, "no such API path: /api/%s (see /api/variants)",
+                          path);
+    memcpy(variant, path, length);
+    variant[length] = '\0';
+    if (!(tb = find_tables(s, variant)))
+        return send_error(c, MHD_HTTP_NOT_FOUND, "no tables for the variant '%s' here (see "
+                          "/api/variants for those served)", variant);
+    if ((http = requested_position(c, tb, path, kind, &pos, message, sizeof message)) != 0)
+        return send_error(c, http, "%s", message);
+    if ((status = answer_json(tb, &pos, kind, &json)) != DAMERO_OK)
+        return send_error(c, status_of(status), "%s", status == DAMERO_ERR_MEMORY
+                          ? "out of memory" : damero_error_message());
+    return send_json(c, MHD_HTTP_OK, json);
+}
+
+static enum MHD_Result answer_file(struct MHD_Connection *c, const char *url)
+{
+    if (strcmp(url, "/") == 0)
+        url = "/index.html";
+    for (const struct web_file *f = web_files; f->path; f++)
+        if (strcmp(f->path, url) == 0)
+            return send_bytes(c, MHD_HTTP_OK, f->type, f->data, f->size,
+                              MHD_RESPMEM_PERSISTENT);
+    return send_error(c, MHD_HTTP_NOT_FOUND, "no such page: %s", url);
+}
+
+/* libmicrohttpd's handler: called from its threads, several at once. A GET has no body,
+ * so the answer goes out at the first call. */
+static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version,
+                              const char *upload_data, size_t *upload_data_size, void **state)
+{
+    const struct server *s = cls;
+    (void)version, (void)upload_data, (void)upload_data_size, (void)state;
+
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET is served, not %s", method);
+    if (strcmp(url, "/api/variants") == 0)
+        return send_bytes(c, MHD_HTTP_OK, "application/json", s->variants_json,
+                          strlen(s->variants_json), MHD_RESPMEM_PERSISTENT);
+    if (strncmp(url, "/api/", 5) == 0)
+        return answer_position(c, s, url + 5);
+    return answer_file(c, url);
+}
+
+/* ---- starting ---- */
+
+/* The board of tb as the page draws it: the square numbers row by row from the top. */
+static json_t *board_json(damero_tb *tb)
+{
+    damero_board board;
+    char name[DAMERO_SQUARE_NAME_SIZE];
+    json_t *grid = json_array(), *names = json_array();
+
+    damero_board_shape(tb, &board);
+    for (int row = board.rows - 1; row >= 0 && grid; row--) {
+        json_t *squares = json_array();
+        for (int column = 0; column < board.columns; column++)
+            json_append(&squares, json_integer(damero_square_at(tb, column, row)));
+        json_append(&grid, squares);
+    }
+    for (int square = 1; square <= board.squares && names; square++)
+        if (damero_square_name(tb, square, name) == DAMERO_OK)
+            json_append(&names, json_string(name));
+    return json_pack("{s:s, s:i, s:i, s:i, s:b, s:o, s:o}", "variant", damero_variant(tb),
+                     "max_pieces", damero_max_pieces(tb), "columns", board.columns, "rows",
+                     board.rows, "algebraic", board.algebraic, "grid", grid, "names", names);
+}
+
+/* Opens the tables of every variant that has some in dir. Returns EXIT_OK or an exit
+ * code after printing the error. */
+static int open_tables(const struct serve_args *a, struct server *s)
+{
+    json_t *list = json_array();
+    const char *name;
+    damero_tb *tb;
+
+    for (int k = 0; (name = damero_variant_name(k)) && s->count < MAX_VARIANTS; k++) {
+        if (damero_open(name, a->dir, a->cache_bytes, &tb) != DAMERO_OK) {
+            json_decref(list);
+            return probe_failure("serve");
+        }
+        if (damero_max_pieces(tb) == 0) {
+            damero_close(tb);
+            continue;
+        }
+        s->tables[s->count++] = tb;
+        json_append(&list, board_json(tb));
+    }
+    s->variants_json = list ? json_dumps(list, 0) : NULL;
+    json_decref(list);
+    if (!s->variants_json) {
+        fprintf(stderr, "damero serve: out of memory\n");
+        return EXIT_FAILURE_RUN;
+    }
+    if (s->count == 0) {
+        fprintf(stderr, "damero serve: no tables in %s: build some with 'damero gen --dir %s'\n",
+                a->dir, a->dir);
+        return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
+
+/* Listens on a->bind, port a->port, until SIGINT or SIGTERM (blocked in every thread:
+ * see cmd_serve) come to sigwait. */
+static int run(const struct serve_args *a, struct server *s, const struct addrinfo *where,
+               const sigset_t *stop)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned threads = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+                     (where->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0);
+    const union MHD_DaemonInfo *info;
+    struct MHD_Daemon *daemon;
+    int signal;
+
+    daemon = MHD_start_daemon(
+        flags, (uint16_t)a->port, NULL, NULL, answer, s, MHD_OPTION_SOCK_ADDR, where->ai_addr,
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)TIMEOUT_SECONDS,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
+        MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK, MHD_OPTION_END);
+    if (!daemon) {
+        fprintf(stderr, "damero serve: cannot listen on %s port %d (is it in use? --port 0 "
+                        "takes a free one)\n", a->bind, a->port);
+        return EXIT_FAILURE_RUN;
+    }
+    info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    printf(where->ai_family == AF_INET6 ? "damero serve: http://[%s]:%u/" :
+                                          "damero serve: http://%s:%u/",
+           a->bind, info ? info->port : (unsigned)a->port);
+    printf(" (tables of");
+    for (int i = 0; i < s->count; i++)
+        printf(" %s", damero_variant(s->tables[i]));
+    printf("; Ctrl-C stops)\n");
+    fflush(stdout);
+    sigwait(stop, &signal);
+    MHD_stop_daemon(daemon);
+    return EXIT_OK;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    struct serve_args a = { .dir = default_table_dir(), .bind = "127.0.0.1", .port = DEFAULT_PORT,
+                            .cache_bytes = (size_t)DEFAULT_CACHE_MB << 20 };
+    struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
+                              .ai_socktype = SOCK_STREAM },
+                    *where = NULL;
+    struct server s = { .count = 0 };
+    char port[8];
+    sigset_t stop;
+    int status = parse_args(argc, argv, &a);
+
+    if (status != EXIT_OK)
+        return status < 0 ? EXIT_OK : status;
+    /* blocked before any other thread starts (the server's, OpenMP's), so that every
+     * thread inherits it and the signals wait for sigwait rather than kill the process */
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    snprintf(port, sizeof port, "%d", a.port);
+    if (getaddrinfo(a.bind, port, &hints, &where) != 0 || !where)
+        return usage_error("serve", "--bind takes an IP address such as 127.0.0.1 or ::1, "
+                                    "not '%s'", a.bind);
+    status = open_tables(&a, &s);
+    if (status == EXIT_OK)
+        status = run(&a, &s, where, &stop);
+    freeaddrinfo(where);
+    for (int i = 0; i < s.count; i++)
+        damero_close(s.tables[i]);
+    free(s.variants_json);
+    return status;
+}

@@ -1,0 +1,35 @@
+# Turns the served files of web/ into C: `cmake -DBASE=DIR -DFILES=a,b,c -DOUTPUT=FILE.c
+# -P embed_files.cmake` writes each file as a byte array and the table web_files[] that
+# cli/web_files.h declares, so that `damero serve` carries its page inside the binary and
+# can answer with nothing else.
+string(REPLACE "," ";" files "${FILES}")
+set(text "/* Written by cmake/embed_files.cmake from web/: edit those files, not this one. */\n")
+string(APPEND text "#include \"cli/web_files.h\"\n\n")
+set(table "")
+set(i 0)
+foreach(name IN LISTS files)
+  file(READ "${BASE}/${name}" hex HEX)
+  string(LENGTH "${hex}" digits)
+  math(EXPR size "${digits} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  # a trailing 0: no array is empty, and the text ends like a C string
+  string(APPEND text "static const unsigned char file_${i}[] = {${bytes}0x00};\n")
+  if(name MATCHES "\\.html$")
+    set(type "text/html; charset=utf-8")
+  elseif(name MATCHES "\\.css$")
+    set(type "text/css; charset=utf-8")
+  elseif(name MATCHES "\\.js$")
+    set(type "text/javascript; charset=utf-8")
+  elseif(name MATCHES "\\.svg$")
+    set(type "image/svg+xml")
+  else()
+    message(FATAL_ERROR "embed_files.cmake: no content type for ${name}: add its extension")
+  endif()
+  string(APPEND table "    { \"/${name}\", \"${type}\", file_${i}, ${size} },\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND text "\nconst struct web_file web_files[] = {\n${table}    { 0, 0, 0, 0 },\n};\n")
+# written only when it changes, so that a rebuild does not recompile it for nothing
+file(WRITE "${OUTPUT}.tmp" "${text}")
+execute_process(COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${OUTPUT}.tmp" "${OUTPUT}")
+file(REMOVE "${OUTPUT}.tmp")

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""`damero annotate` and `damero line --pdn` on PDN games written for the test: values
+against `damero probe --json`, a won ending thrown away, move text as players write it
+(numbers, short captures, comments, variations, NAGs), several variants, bad games
+reported with their number and move while the others are annotated, and round trips.
+
+usage: test_annotate.py DAMERO"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from py_harness import Checks, temp_tables
+
+TABLES = [("russian", 3), ("international", 3), ("english", 3)]
+
+# Russian: White wins in 3 plies (1. c1-a3), but 1. a1-b2 gives Black a capture: a draw.
+THROWN = """[Event "A win thrown away"]
+[White "Kings, \\"the\\" strong"]
+[GameType "25"]
+[FEN "W:WKa1,Kc1:BKh8"]
+[Result "1/2-1/2"]
+
+{Black's king alone.} 1. a1-b2? {greedy} (1. c1-a3 h8-b2 2. a1:c3) 1... h8:a1
+2. c1-d2 $4 a1-h8 1/2-1/2
+"""
+
+# International, the best line with captures written short (11x22), numbers glued to
+# moves, a line comment and a NAG.
+INTERNATIONAL = """[Event "International ending"]
+[GameType "20"]
+[FEN "W:W28,K46:B7"]
+
+1.28-22 7-11 ; Black has nothing better
+2. 22-17! 11x22 3. 46-32 $1 22-27 4. 32x16 2-0
+"""
+
+# English checkers, Black moves first (the pair "1. 3-8 18-14").
+ENGLISH = """[Event "Checkers ending"]
+[GameType "21"]
+[FEN "B:W18,K30:B3"]
+
+1. 3-8 18-14 2. 8-11 30-26 3. 11-15 26-23 4. 15-18 23-26 5. 18-22 26x17 1-0
+"""
+
+# From the starting position (no FEN tag): outside the tables, no comment.
+OPENING = """[Event "Opening"]
+[GameType "25"]
+
+1. c3-d4 f6-e5 2. d4xf6 g7xe5 *
+"""
+
+BAD = [  # (game text, words the error must hold)
+    ("[Event \"Illegal\"]\n[GameType \"25\"]\n[FEN \"W:WKa1,Kc1:BKh8\"]\n\n1. c1-a3 h8-a8 *\n",
+     "game 1 (line 1): move 1... h8-a8: not a legal move here; the legal moves are: h8-b2"),
+    ("[Event \"Canadian\"]\n[GameType \"27\"]\n\n1. 31-26 *\n",
+     "game 2 (line 7): GameType \"27\" is not a variant damero plays"),
+    ("[Event \"Broken tag\n[GameType \"25\"]\n\n1. c3-d4 *\n",
+     "game 3 (line 12): line 12: a broken tag"),
+    ("[Event \"No type\"]\n\n1. c3-d4 *\n",
+     "game 4 (line 17): no GameType tag: give the rules with --variant"),
+    ("[GameType \"25\"]\n[FEN \"W:WKa1,Kc1:BKz9\"]\n\n1. c1-a3 *\n",
+     "game 5 (line 21): the FEN tag: bad FEN"),
+]
+# last in its file: the comment runs to the end of the file
+UNCLOSED = ("[GameType \"25\"]\n\n1. c3-d4 {never closed\n",
+            "game 7 (line 35): line 38: a comment '{' is never closed")
+
+
+def run(damero, *args, stdin=None):
+    return subprocess.run([damero, *args], capture_output=True, text=True, timeout=120,
+                          input=stdin)
+
+
+def write(folder, name, text):
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def annotate_json(c, damero, tables, path):
+    r = run(damero, "annotate", "--dir", tables, "--json", path)
+    try:
+        return r.returncode, json.loads(r.stdout), r.stderr
+    except ValueError:
+        c.check(False, f"annotate --json {path}: not JSON: {r.stdout[:300]!r} {r.stderr!r}")
+        return r.returncode, [], r.stderr
+
+
+def against_probe(c, damero, tables, game, variant):
+    """Every position inside the tables has probe's value; the moves follow each other."""
+    for k, p in enumerate(game["positions"]):
+        r = run(damero, "probe", "--variant", variant, "--dir", tables, "--json", p["fen"])
+        if r.returncode != 0:
+            c.check(p["wdl"] is None, f"{p['fen']}: outside the tables, but annotated {p['wdl']}")
+            continue
+        probe = json.loads(r.stdout)
+        c.check((p["wdl"], p["dtm"], p["mtc"]) == (probe["wdl"], probe["dtm"], probe["mtc"]),
+                f"{p['fen']}: annotated {p['wdl']} {p['dtm']} {p['mtc']}, probe says "
+                f"{probe['wdl']} {probe['dtm']} {probe['mtc']}")
+        if p["move"] is None:
+            continue
+        played = [m for m in probe["moves"] if m["after"] == game["positions"][k + 1]["fen"]]
+        c.check(len(played) == 1 and played[0]["wdl"] == p["move_wdl"],
+                f"{p['fen']} {p['move']}: move_wdl {p['move_wdl']}, probe: {played}")
+        lost = "win draw loss".split().index(p["move_wdl"]) > "win draw loss".split().index(p["wdl"])
+        c.check((p["kept_by"] is not None) == lost and
+                (not lost or p["kept_by"] == probe["moves"][0]["move"]),
+                f"{p['fen']} {p['move']}: kept_by {p['kept_by']}")
+
+
+def good_games(c, damero, tables, folder):
+    text = THROWN + "\n" + INTERNATIONAL + "\n" + ENGLISH + "\n" + OPENING
+    path = write(folder, "good.pdn", text)
+    code, games, err = annotate_json(c, damero, tables, path)
+    c.check(code == 0 and err == "", f"good games: exit {code}, {err!r}")
+    c.check([g["variant"] for g in games] == ["russian", "international", "english", "russian"],
+            f"variants {[g['variant'] for g in games]}")
+    c.check([len(g["positions"]) for g in games] == [5, 8, 11, 5],
+            f"positions per game {[len(g['positions']) for g in games]}")
+    c.check([g["result"] for g in games] == ["1/2-1/2", "2-0", "1-0", "*"], "results")
+    for g in games:
+        against_probe(c, damero, tables, g, g["variant"])
+    first = games[0]["positions"][0] if games else {}
+    c.check(first.get("wdl") == "win" and first.get("move_wdl") == "draw" and
+            first.get("kept_by") == "c1-a3", f"the thrown win: {first}")
+    c.check(all(p["wdl"] is None for p in games[3]["positions"]), "the opening annotated")
+
+    r = run(damero, "annotate", "--dir", tables, path)
+    out = r.stdout
+    c.check(r.returncode == 0, f"annotate good.pdn: exit {r.returncode} {r.stderr!r}")
+    for words in ["{damero: White to move wins in 3 plies.} 1. a1-b2 {greedy} {damero: a1-b2",
+                  "turns the win into a draw; c1-a3 kept the win. Black to move draws.}",
+                  "[White \"Kings, \\\"the\\\" strong\"]", "{Black's king alone.}",
+                  "{Black has nothing better}", "1. 3-8 {damero:", "2. d4xf6 g7xe5 *"]:
+        c.check(words in out.replace("\n", " "), f"annotate good.pdn: no {words!r} in\n{out}")
+    c.check("(1. c1-a3" not in out and "$4" not in out and "a1-b2?" not in out and
+            "22-17!" not in out, "a variation, a NAG or a move mark is written back")
+    c.check(all(len(line) <= 79 for line in out.splitlines()), "lines longer than 79 columns")
+
+    # round trips: damero's own comments are replaced, so annotating again changes nothing
+    again = run(damero, "annotate", "--dir", tables, write(folder, "annotated.pdn", out))
+    c.check(again.returncode == 0 and again.stdout == out,
+            "annotating the annotated games gives another text")
+
+
+def line_pdn(c, damero, tables, folder):
+    for variant, fen in [("russian", "W:WKa1,Kc1:BKh8"), ("international", "W:W28,K46:B7"),
+                         ("english", "B:W18,K30:B3"), ("english", "W:W18,K30:B3"),
+                         ("russian", "W:WKa1:BKh8")]:
+        line = json.loads(run(damero, "line", "--variant", variant, "--dir", tables, "--json",
+                              fen).stdout)
+        pdn = run(damero, "line", "--variant", variant, "--dir", tables, "--pdn",
+                  "--max-plies", "20", fen)
+        c.check(pdn.returncode == 0 and f'[FEN "{fen}"]' in pdn.stdout,
+                f"line --pdn {fen}: {pdn.returncode} {pdn.stdout!r}")
+        code, games, err = annotate_json(c, damero, tables,
+                                         write(folder, "line.pdn", pdn.stdout))
+        moves = [p["move"] for p in games[0]["positions"][:-1]] if games else []
+        c.check(code == 0 and games and games[0]["variant"] == variant and
+                moves == line["moves"][:20],
+                f"line --pdn {fen} read back: {moves} != {line['moves']} ({err!r})")
+    r = run(damero, "line", "--variant", "russian", "--dir", tables, "--pdn", "--json",
+            "W:WKa1:BKh8")
+    c.check(r.returncode == 2 and "do not go together" in r.stderr, "--pdn --json accepted")
+
+
+def bad_games(c, damero, tables, folder):
+    text = "".join(game + "\n" for game, _ in BAD) + THROWN + "\n" + UNCLOSED[0]
+    path = write(folder, "bad.pdn", text)
+    r = run(damero, "annotate", "--dir", tables, path)
+    c.check(r.returncode == 1, f"bad.pdn: exit {r.returncode}, want 1")
+    for _, words in BAD + [UNCLOSED]:
+        c.check(f"damero annotate: {path}: {words}" in r.stderr,
+                f"bad.pdn: no {words!r} in stderr:\n{r.stderr}")
+    c.check("c1-a3 kept the win" in r.stdout.replace("\n", " ") and r.stdout.count("[Event") == 4,
+            "the good game after the bad ones is not annotated")
+    c.check("{damero: Black to move loses in 2 plies.} 1... h8-a8" in r.stdout.replace("\n", " "),
+            "the illegal game is not annotated up to its illegal move")
+    code, games, _ = annotate_json(c, damero, tables, path)
+    c.check(code == 1 and [g["error"] is None for g in games] == [False] * 5 + [True, False],
+            f"bad.pdn --json: {[g['error'] for g in games]}")
+    for args, words in [(["--dir", tables, os.path.join(folder, "nosuch.pdn")], "cannot open"),
+                        (["--dir", tables], "name one PDN file"),
+                        (["--variant", "nosuch", path], "unknown variant")]:
+        r = run(damero, "annotate", *args)
+        c.check(r.returncode != 0 and words in r.stderr, f"annotate {args}: {r.stderr!r}")
+    # --variant for a game without GameType; an empty file has no game
+    r = run(damero, "annotate", "--dir", tables, "--variant", "russian",
+            write(folder, "notype.pdn", "[FEN \"W:WKa1,Kc1:BKh8\"]\n1. c1-a3 *\n"))
+    c.check(r.returncode == 0 and "Black to move loses in 2 plies" in r.stdout.replace("\n", " "),
+            f"--variant: {r.stdout!r}")
+    r = run(damero, "annotate", "--dir", tables, write(folder, "empty.pdn", "\n\n"))
+    c.check(r.returncode == 0 and r.stdout == "", f"an empty file: {r.returncode} {r.stdout!r}")
+
+
+def main():
+    damero = sys.argv[1]
+    c = Checks()
+    tmp, tables = temp_tables(damero, TABLES)
+    try:
+        with tempfile.TemporaryDirectory(prefix="damero-pdn-") as folder:
+            good_games(c, damero, tables, folder)
+            line_pdn(c, damero, tables, folder)
+            bad_games(c, damero, tables, folder)
+    finally:
+        tmp.cleanup()
+    return c.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

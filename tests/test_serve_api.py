@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""`damero serve`'s HTTP API against a server on a free loopback port: every answer
+the same as the command line's (`damero probe --json`, `damero line --json`), errors as
+JSON with their status, no file outside the page, concurrent requests answered alike.
+
+usage: test_serve_api.py DAMERO"""
+import concurrent.futures
+import json
+import socket
+import subprocess
+import sys
+import urllib.parse
+
+from py_harness import Checks, get, get_json, server, temp_tables
+
+POSITIONS = [  # (variant, FEN): wins, draws, losses, captures, a game over
+    ("russian", "W:WKa1,Kc1:BKh8"),
+    ("russian", "B:WKb2,Kc3:BKa1"),
+    ("russian", "W:Wc3:Bf6"),
+    ("russian", "W:WKa1:BKb2"),
+    ("russian", "B:WKc3:B"),
+    ("international", "W:W28,K46:B7"),
+    ("international", "B:W31:B20"),
+]
+
+
+def cli_json(damero, tables, command, variant, fen):
+    out = subprocess.run([damero, command, "--variant", variant, "--dir", tables, "--json",
+                          fen], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def api_url(base, variant, fen, line=False):
+    return f"{base}api/{variant}{'/line' if line else ''}?fen={urllib.parse.quote(fen)}"
+
+
+def same_as_cli(c, damero, tables, base):
+    for variant, fen in POSITIONS:
+        for line in (False, True):
+            status, got = get_json(api_url(base, variant, fen, line))
+            want = cli_json(damero, tables, "line" if line else "probe", variant, fen)
+            c.check(status == 200 and got == want,
+                    f"{variant} {fen} {'line' if line else 'probe'}: {status} {got} != {want}")
+
+
+def variants(c, base):
+    status, got = get_json(base + "api/variants")
+    names = [v["variant"] for v in got] if status == 200 else []
+    c.check(names == ["international", "russian"], f"/api/variants lists {names}")
+    for v in got:
+        numbers = sorted(n for row in v["grid"] for n in row if n)
+        c.check(len(v["grid"]) == v["rows"] and numbers == list(range(1, len(v["names"]) + 1)),
+                f"{v['variant']}: the grid does not number the squares 1..{len(v['names'])}")
+        c.check(v["max_pieces"] == 3, f"{v['variant']}: max_pieces {v['max_pieces']}")
+    russian = next(v for v in got if v["variant"] == "russian")
+    # White at the bottom: a1 (square 1) at the bottom left, h8 (32) at the top right
+    c.check(russian["grid"][-1][0] == 1 and russian["grid"][0][-1] == 32 and
+            russian["names"][0] == "a1" and russian["algebraic"],
+            f"russian board: {russian['grid']}")
+    intl = next(v for v in got if v["variant"] == "international")
+    c.check(intl["grid"][0][1] == 1 and intl["grid"][-1][-2] == 50 and intl["names"][0] == "1",
+            "international board: 1 at the top left, 50 at the bottom right")
+
+
+def start_and_moves(c, damero, tables, base):
+    """/start and /moves, which read no table: the starting position and its moves."""
+    starts = {"russian": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:"
+                         "Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+              "international": "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                               "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"}
+    first = {"russian": "a3-b4 c3-b4 c3-d4 e3-d4 e3-f4 g3-f4 g3-h4",
+             "international": "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30"}
+    for variant, fen in starts.items():
+        status, got = get_json(f"{base}api/{variant}/start")
+        c.check(status == 200 and got == {"variant": variant, "fen": fen},
+                f"{variant}/start: {status} {got}")
+        status, got = get_json(api_url(base, variant, fen) .replace(f"/{variant}?", f"/{variant}/moves?"))
+        moves = " ".join(m["move"] for m in got.get("moves", []))
+        c.check(status == 200 and got["fen"] == fen and moves == first[variant],
+                f"{variant}/moves from the start: {status} {moves}")
+        # each quiet move's after: the same men, one moved from its first square to its last
+        whites = set(fen.split(":")[1][1:].split(","))
+        for m in got.get("moves", []):
+            side, white, black = m["after"].split(":")
+            frm, to = m["move"].split("-")
+            c.check(side == "B" and set(white[1:].split(",")) == whites - {frm} | {to} and
+                    black == fen.split(":")[2], f"{variant} {m['move']}: after {m['after']}")
+    # inside the tables, /moves lists what probe lists, without the values
+    status, got = get_json(api_url(base, "russian", "W:WKa1,Kc1:BKh8").replace("?", "/moves?", 1))
+    want = cli_json(damero, tables, "probe", "russian", "W:WKa1,Kc1:BKh8")["moves"]
+    c.check(status == 200 and got["moves"] == sorted(({"move": m["move"], "after": m["after"]}
+                                                      for m in want), key=lambda m: m["move"]),
+            f"russian/moves W:WKa1,Kc1:BKh8: {got}")
+
+
+BAD = [  # (path, status, words in the error)
+    ("api/russian?fen=W:WKa1,Kc1:BKz8", 400, "not a square"),
+    ("api/russian?fen=" + urllib.parse.quote("W:WKa1,Kc1,Ke1,Kg1:BKh8"), 404, "no .dtm table"),
+    ("api/russian", 400, "give the position"),
+    ("api/russian?fen=", 400, "give the position"),
+    ("api/russian?fen=" + "W" * 300, 400, "longer than"),
+    ("api/pool?fen=W:WKa1:BKh8", 404, "no tables for the variant 'pool'"),
+    ("api/nosuch?fen=W:WKa1:BKh8", 404, "no tables for the variant 'nosuch'"),
+    ("api/russian/best?fen=W:WKa1:BKh8", 404, "no such API path"),
+    ("api/russian/moves", 400, "give the position"),
+    ("api/russian/moves?fen=W:Wz9:B", 400, "not a square"),
+    ("api/pool/start", 404, "no tables for the variant 'pool'"),
+    ("api/russian/start/x", 404, "no such API path"),
+    ("api/%ff%fe?fen=1", 404, "no tables for the variant"),
+    ("api/russian?fen=%ff%fe", 400, "FEN"),
+    ("nosuch.html", 404, "no such page"),
+    ("../../../etc/passwd", 404, "no such page"),
+    ("%2e%2e/%2e%2e/etc/passwd", 404, "no such page"),
+    ("..%2fCMakeLists.txt", 404, "no such page"),
+]
+
+
+def errors(c, base):
+    for path, want_status, words in BAD:
+        status, kind, body = get(base + path)
+        try:
+            got = json.loads(body)
+        except ValueError:
+            got = {}
+        c.check(status == want_status and kind == "application/json" and
+                got.get("status") == want_status and words in got.get("error", ""),
+                f"GET /{path}: {status} {kind} {body[:200]!r}, want {want_status} '{words}'")
+
+
+def raw(base, request):
+    """Sends request bytes as they are (what urllib would not); the status line back."""
+    host, port = urllib.parse.urlsplit(base).hostname, urllib.parse.urlsplit(base).port
+    with socket.create_connection((host, port), timeout=30) as s:
+        s.sendall(request)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    return answer.split(b"\r\n", 1)[0].decode(errors="replace")
+
+
+def limits(c, base):
+    c.check(" 405 " in raw(base, b"POST /api/russian HTTP/1.1\r\nHost: x\r\n"
+                                 b"Content-Length: 3\r\n\r\nabc"), "POST is not refused with 405")
+    huge = b"GET /api/russian?fen=" + b"W" * 100000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    line = raw(base, huge)
+    c.check(line.startswith("HTTP/1.1 4"), f"a 100 kB request line: {line!r}, want 4xx")
+    line = raw(base, b"BROKEN\r\n\r\n")
+    c.check(line.startswith("HTTP/1.1 4") or line == "", f"a broken request: {line!r}")
+    # the server still answers after all that
+    status, _ = get_json(base + "api/variants")
+    c.check(status == 200, "the server stopped answering after bad requests")
+
+
+def page(c, base):
+    for path, kind in [("", "text/html"), ("index.html", "text/html"),
+                       ("app.js", "text/javascript"), ("style.css", "text/css")]:
+        status, got_kind, body = get(base + path)
+        c.check(status == 200 and got_kind.startswith(kind) and len(body) > 100,
+                f"GET /{path}: {status} {got_kind}")
+
+
+def concurrent_requests(c, base):
+    urls = [api_url(base, v, f, line) for v, f in POSITIONS for line in (False, True)]
+    alone = {u: get(u)[2] for u in urls}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
+        together = list(pool.map(lambda u: (u, get(u)[2]), urls * 20))
+    differ = [u for u, body in together if body != alone[u]]
+    c.check(not differ, f"{len(differ)} of {len(together)} concurrent answers differ: {differ[:3]}")
+
+
+def ipv6_loopback():
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+def command_line(c, damero, tables):
+    for args, words in [(["--bind", "example.org"], "--bind takes an IP address"),
+                        (["--port", "70000"], "--port takes a whole number"),
+                        (["--dir", tables + "/nosuch"], "nosuch"),
+                        (["stray"], "unexpected argument")]:
+        r = subprocess.run([damero, "serve", "--dir", tables, *args], capture_output=True,
+                           text=True, timeout=30)
+        c.check(r.returncode != 0 and words in r.stderr,
+                f"serve {args}: exit {r.returncode}, {r.stderr!r}, want '{words}'")
+    with server(damero, tables) as base:
+        busy = urllib.parse.urlsplit(base).port
+        r = subprocess.run([damero, "serve", "--dir", tables, "--port", str(busy)],
+                           capture_output=True, text=True, timeout=30)
+        c.check(r.returncode == 1 and "cannot listen" in r.stderr,
+                f"a port in use: exit {r.returncode}, {r.stderr!r}")
+    if not ipv6_loopback():
+        print("IPv6 loopback not available here: --bind ::1 not tried")
+        return
+    with server(damero, tables, "--bind", "::1") as base:
+        c.check(base.startswith("http://[::1]:"), f"--bind ::1 serves at {base}")
+        if base.startswith("http://[::1]:"):
+            status, _ = get_json(base + "api/variants")
+            c.check(status == 200, "no answer over IPv6")
+
+
+def main():
+    damero = sys.argv[1]
+    c = Checks()
+    tmp, tables = temp_tables(damero)
+    try:
+        with server(damero, tables) as base:
+            c.check(base.startswith("http://127.0.0.1:"), f"not on loopback by default: {base}")
+            same_as_cli(c, damero, tables, base)
+            variants(c, base)
+            start_and_moves(c, damero, tables, base)
+            errors(c, base)
+            limits(c, base)
+            page(c, base)
+            concurrent_requests(c, base)
+        command_line(c, damero, tables)
+    finally:
+        tmp.cleanup()
+    return c.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,313 @@
+// The damero explorer: draws the board of the variant, asks the server's API for the
+// value of the position and of each move, and keeps variant and FEN in the URL so that
+// a link shows the same position and the browser's back and forward step through it.
+"use strict";
+
+const CELL = 40;                          // SVG units per square
+const SVG = "http://www.w3.org/2000/svg";
+const WDL_WORDS = { win: "wins", draw: "draws", loss: "loses" };
+
+const state = {
+  boards: {},         // variant name -> its board, as /api/variants gives it
+  variant: "",
+  side: "W",          // "W" or "B" to move
+  pieces: new Map(),  // square number -> "wm", "wk", "bm" or "bk"
+  editing: false,
+  brush: "wm",        // what a click puts on a square while editing ("" removes)
+  request: 0,         // the latest probe asked: older answers are dropped
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ---- FEN: "W:W31,32,K45:B1-3,K7" or "B:WKa1,Kc3:BKh8" ----
+
+// The pieces and side of a FEN, as far as it can be read; the server checks it properly.
+function readFen(board, fen) {
+  const squareOf = new Map(board.names.map((name, i) => [name.toLowerCase(), i + 1]));
+  const pieces = new Map();
+  const parts = fen.trim().replace(/\.$/, "").split(":");
+  const side = parts[0].trim().toUpperCase() === "B" ? "B" : "W";
+  for (const part of parts.slice(1)) {
+    const color = part.trim().charAt(0).toUpperCase();
+    if (color !== "W" && color !== "B") continue;
+    for (let item of part.trim().slice(1).split(",")) {
+      item = item.trim();
+      const king = /^k/i.test(item);
+      if (king) item = item.slice(1);
+      const kind = (color === "W" ? "w" : "b") + (king ? "k" : "m");
+      const range = item.match(/^(\d+)-(\d+)$/);
+      if (range) {
+        for (let n = Number(range[1]); n <= Number(range[2]); n++) pieces.set(n, kind);
+      } else if (squareOf.has(item.toLowerCase())) {
+        pieces.set(squareOf.get(item.toLowerCase()), kind);
+      }
+    }
+  }
+  return { side, pieces };
+}
+
+function writeFen(board, side, pieces) {
+  const lists = { w: [], b: [] };
+  [...pieces.keys()].sort((a, b) => a - b).forEach((square) => {
+    const kind = pieces.get(square);
+    lists[kind[0]].push((kind[1] === "k" ? "K" : "") + board.names[square - 1]);
+  });
+  return `${side}:W${lists.w.join(",")}:B${lists.b.join(",")}`;
+}
+
+// ---- the board ----
+
+function svgElement(name, attributes, parent) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  parent.appendChild(element);
+  return element;
+}
+
+function drawPiece(svg, x, y, kind) {
+  const color = kind[0] === "w" ? "white" : "black";
+  const cx = x + CELL / 2, cy = y + CELL / 2;
+  svgElement("circle", { cx, cy, r: CELL * 0.38, class: `piece ${color}` }, svg);
+  if (kind[1] === "k")
+    svgElement("circle", { cx, cy, r: CELL * 0.2, class: `piece crown ${color}-crown` }, svg);
+}
+
+// Draws the board as the variant's players see it, White at the bottom, each playable
+// square with its number or name.
+function drawBoard() {
+  const board = state.boards[state.variant];
+  const host = $("board");
+  host.textContent = "";
+  if (!board) return;
+  const svg = svgElement("svg", {
+    viewBox: `0 0 ${board.columns * CELL} ${board.rows * CELL}`,
+    role: "img",
+    "aria-label": `${state.variant} board`,
+  }, host);
+  const everySquare = board.names.length === board.columns * board.rows;
+  board.grid.forEach((row, r) => row.forEach((square, c) => {
+    const x = c * CELL, y = r * CELL;
+    // on a board played on every square (turkish) the colours only alternate
+    const dark = everySquare ? (board.rows - 1 - r + c) % 2 === 0 : square !== 0;
+    const rect = svgElement("rect", {
+      x, y, width: CELL, height: CELL, class: dark ? "dark" : "light",
+    }, svg);
+    if (!square) return;
+    rect.dataset.square = square;
+    if (state.editing) {
+      rect.classList.add("editable");
+      rect.addEventListener("click", () => editSquare(square));
+    }
+    svgElement("text", { x: x + 2, y: y + 9, class: "number" }, svg).textContent =
+      board.names[square - 1];
+    if (state.pieces.has(square)) drawPiece(svg, x, y, state.pieces.get(square));
+  }));
+}
+
+// ---- the value and the moves ----
+
+function plies(n) {
+  return n === null ? "-" : String(n);
+}
+
+function inPlies(n) {
+  return n === 1 ? "1 ply" : `${n} plies`;
+}
+
+function valueSentence(data) {
+  const side = data.fen.startsWith("B") ? "Black" : "White";
+  const verb = WDL_WORDS[data.wdl];
+  if (data.moves.length === 0)
+    return `${side} to move ${verb}: the game is over.`;
+  if (data.wdl === "draw")
+    return `${side} to move draws.`;
+  const moves = Math.floor((data.dtm + 1) / 2);
+  return `${side} to move ${verb} in ${inPlies(data.dtm)} (${moves} move${moves === 1 ? "" : "s"});` +
+    ` MTC ${inPlies(data.mtc)}.`;
+}
+
+function showMoves(moves) {
+  const body = $("moves").tBodies[0];
+  body.textContent = "";
+  for (const move of moves) {
+    const row = body.insertRow();
+    row.dataset.after = move.after;
+    row.tabIndex = 0;
+    row.className = move.wdl || "unknown";
+    for (const text of [move.move, move.wdl || "?", plies(move.dtm), plies(move.mtc)])
+      row.insertCell().textContent = text;
+    row.addEventListener("click", () => go(state.variant, move.after, true));
+    row.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") go(state.variant, move.after, true);
+    });
+  }
+}
+
+function showError(message) {
+  const value = $("value");
+  value.textContent = message;
+  value.className = "error";
+  value.dataset.wdl = "";
+  showMoves([]);
+}
+
+async function getJson(url) {
+  const response = await fetch(url);
+  const data = await response.json();
+  if (!response.ok) {
+    const error = new Error(data.error || `HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+// A position outside the tables (404): its legal moves without values, so that a game
+// can still be played on into them.
+async function showMovesOnly(asked, fen, message) {
+  try {
+    const data = await getJson(`api/${state.variant}/moves?fen=${encodeURIComponent(fen)}`);
+    if (asked !== state.request) return;
+    showError(`${message}. The moves, without their values:`);
+    showMoves(data.moves.map((m) => ({ move: m.move, after: m.after, dtm: null, mtc: null })));
+  } catch (error) {
+    if (asked === state.request) showError(message);
+  }
+}
+
+async function probe(fen) {
+  const asked = ++state.request;
+  $("line").textContent = "";
+  $("line-end").textContent = "";
+  if (state.pieces.size === 0) {
+    showError("Put pieces on the board (edit position), or give a FEN.");
+    return;
+  }
+  const value = $("value");
+  value.dataset.wdl = "";  // until the answer comes: nothing stale is read as this position's
+  value.textContent = "…";
+  value.className = "pending";
+  try {
+    const data = await getJson(`api/${state.variant}?fen=${encodeURIComponent(fen)}`);
+    if (asked !== state.request) return;
+    value.textContent = valueSentence(data);
+    value.className = data.wdl;
+    value.dataset.wdl = data.wdl;
+    showMoves(data.moves);
+  } catch (error) {
+    if (asked !== state.request) return;
+    if (error.status === 404) showMovesOnly(asked, fen, error.message);
+    else showError(error.message);
+  }
+}
+
+async function showLine() {
+  const fen = $("fen").value;
+  try {
+    const data = await getJson(`api/${state.variant}/line?fen=${encodeURIComponent(fen)}`);
+    const list = $("line");
+    list.textContent = "";
+    for (const move of data.moves) list.appendChild(document.createElement("li")).textContent = move;
+    $("line-end").textContent = `${data.plies} plies; the line ends: ${data.end}.`;
+  } catch (error) {
+    $("line-end").textContent = error.message;
+  }
+}
+
+// ---- navigation: the URL holds the variant and the FEN ----
+
+// Shows variant and fen; a new entry in the browser's history when `remember`.
+function go(variant, fen, remember) {
+  if (!state.boards[variant]) variant = Object.keys(state.boards)[0];
+  state.variant = variant;
+  $("variant").value = variant;
+  const read = readFen(state.boards[variant], fen || "W");
+  state.side = read.side;
+  state.pieces = read.pieces;
+  showPosition(fen || writeFen(state.boards[variant], state.side, state.pieces), remember);
+}
+
+function showPosition(fen, remember) {
+  const url = `?variant=${encodeURIComponent(state.variant)}&fen=${encodeURIComponent(fen)}`;
+  if (remember) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+  $("fen").value = fen;
+  $("side").textContent = state.side === "W" ? "White to move" : "Black to move";
+  drawBoard();
+  probe(fen);
+}
+
+function fromUrl() {
+  const params = new URLSearchParams(location.search);
+  go(params.get("variant") || "", params.get("fen") || "", false);
+}
+
+// ---- editing ----
+
+function edited() {
+  showPosition(writeFen(state.boards[state.variant], state.side, state.pieces), false);
+}
+
+function editSquare(square) {
+  if (!state.brush || state.pieces.get(square) === state.brush) state.pieces.delete(square);
+  else state.pieces.set(square, state.brush);
+  edited();
+}
+
+function setEditing(on) {
+  state.editing = on;
+  $("edit").setAttribute("aria-pressed", String(on));
+  $("palette").hidden = !on;
+  drawBoard();
+}
+
+function setup() {
+  $("variant").addEventListener("change", (event) => go(event.target.value, "", true));
+  $("fen-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    go(state.variant, $("fen").value.trim(), true);
+  });
+  $("back").addEventListener("click", () => history.back());
+  $("forward").addEventListener("click", () => history.forward());
+  window.addEventListener("popstate", fromUrl);
+  $("line-button").addEventListener("click", showLine);
+  $("edit").addEventListener("click", () => setEditing(!state.editing));
+  for (const button of document.querySelectorAll("#palette [data-piece]")) {
+    button.addEventListener("click", () => {
+      state.brush = button.dataset.piece;
+      for (const other of document.querySelectorAll("#palette [data-piece]"))
+        other.setAttribute("aria-pressed", String(other === button));
+    });
+  }
+  $("side").addEventListener("click", () => {
+    state.side = state.side === "W" ? "B" : "W";
+    edited();
+  });
+  $("start").addEventListener("click", async () => {
+    try {
+      go(state.variant, (await getJson(`api/${state.variant}/start`)).fen, true);
+    } catch (error) {
+      showError(error.message);
+    }
+  });
+  $("clear").addEventListener("click", () => {
+    state.pieces.clear();
+    edited();
+  });
+}
+
+async function start() {
+  setup();
+  try {
+    for (const board of await getJson("api/variants")) {
+      state.boards[board.variant] = board;
+      const option = $("variant").appendChild(document.createElement("option"));
+      option.value = option.textContent = board.variant;
+    }
+    fromUrl();
+  } catch (error) {
+    showError(`The server did not answer: ${error.message}`);
+  }
+}
+
+start();
