@@ -128,6 +128,18 @@ void table_encode_header(const struct table_map *map, const uint64_t *offsets, u
     put_u64(h + AT_HEADER_CHECKSUM, header_checksum(h, directory, map->num_blocks));
 }
 
+int table_seal_header(uint8_t *file, size_t size)
+{
+    if (size < TABLE_HEADER_SIZE + 8)
+        return -1;
+    uint64_t num_blocks = get_u64(file + AT_NUM_BLOCKS);
+    if (num_blocks >= (size - TABLE_HEADER_SIZE) / 8)
+        return -1;
+    put_u64(file + AT_HEADER_CHECKSUM,
+            header_checksum(file, file + TABLE_HEADER_SIZE, num_blocks));
+    return 0;
+}
+
 void table_block_layout(struct table_map *map)
 {
     map->block_values = block_values_for(map->info.value_bits);
