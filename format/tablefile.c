@@ -424,7 +424,9 @@ int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, ui
     uint64_t at = map->offsets[b];
     size_t stored = (size_t)(map->offsets[b + 1] - at); /* at most max_compressed_block() */
     size_t want = table_block_bytes(map, b);
-    uint8_t *compressed = malloc(stored ? stored : 1);
+    /* most compressed blocks (every WDL one) fit on the stack: no malloc per probe */
+    uint8_t small[4096];
+    uint8_t *compressed = stored <= sizeof small ? small : malloc(stored);
     if (!compressed) {
         block_error(map, b, "cannot be read", "out of memory", err, err_size);
         return TABLE_ERR_MEMORY;
@@ -438,7 +440,8 @@ int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, ui
                     err_size);
     size_t got = status == TABLE_OK ? ZSTD_decompressDCtx(dctx, raw, want, compressed, stored)
                                     : 0;
-    free(compressed);
+    if (compressed != small)
+        free(compressed);
     if (status != TABLE_OK)
         return status;
     if (ZSTD_isError(got) || got != want) {
