@@ -424,6 +424,10 @@ int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, ui
     uint64_t at = map->offsets[b];
     size_t stored = (size_t)(map->offsets[b + 1] - at); /* at most max_compressed_block() */
     size_t want = table_block_bytes(map, b);
+    if (stored == 0) { /* no zstd frame is empty */
+        block_error(map, b, "is damaged", "empty", err, err_size);
+        return TABLE_ERR_CORRUPT;
+    }
     /* most compressed blocks (every WDL one) fit on the stack: no malloc per probe */
     uint8_t small[4096];
     uint8_t *compressed = stored <= sizeof small ? small : malloc(stored);
