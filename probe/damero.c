@@ -139,7 +139,7 @@ static struct tb_table *table_for(damero_tb *tb, const struct material *m)
     return *slot;
 }
 
-/* Maps one file of the directory if its name is a table's; other files are skipped. */
+/* Opens one file of the directory if its name is a table's; other files are skipped. */
 static int open_file(damero_tb *tb, const char *name)
 {
     char path[2 * PATH_SIZE], material[MATERIAL_NAME_SIZE + 1], err[2 * PATH_SIZE + 256];
