@@ -6,13 +6,16 @@
 #   ./run.sh test       build, then run the test suite
 #   ./run.sh sanitize   build with AddressSanitizer + UndefinedBehaviorSanitizer, run the tests
 #   ./run.sh tsan       build with ThreadSanitizer, run the threaded probing test
+#   ./run.sh fuzz [S]   build the libFuzzer targets (clang, ASan + UBSan) and run each for
+#                       S seconds (default 60) from the seed corpora in fuzz/corpus/
 #
 # Missing Debian packages are installed first (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(cmake make gcc libc6-dev libzstd-dev libcmocka-dev pkg-config binutils libjansson-dev
-          libmicrohttpd-dev python3 python3-selenium chromium chromium-driver)
+          libmicrohttpd-dev python3 python3-selenium chromium chromium-driver
+          clang libclang-rt-dev libomp-dev) # clang, libFuzzer and clang's OpenMP: ./run.sh fuzz
 
 install_missing() {
   local missing=()
@@ -27,13 +30,15 @@ install_missing() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
 }
 
-# build DIR [CMAKE OPTIONS...]
+# build DIR [CMAKE OPTIONS...]: every target, or those in the array build_targets
+build_targets=()
 build() {
   local dir=$1
   shift
   mkdir -p "$dir"
   if ! { cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" &&
-         cmake --build "$dir" -j "$(nproc)"; } >"$dir/build.log" 2>&1; then
+         cmake --build "$dir" -j "$(nproc)" ${build_targets[@]+--target "${build_targets[@]}"}; } \
+       >"$dir/build.log" 2>&1; then
     cat "$dir/build.log" >&2
     echo "Build failed (log: $dir/build.log)" >&2
     exit 1
@@ -66,7 +71,13 @@ case "${1:-main}" in
     # not instrumented); tests/CMakeLists.txt runs the test's table building on one thread.
     build build-tsan -DDAMERO_TSAN=ON -DDAMERO_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ctest --test-dir build-tsan --output-on-failure -R '^probe_threads$' ;;
+  fuzz)
+    # only the fuzz targets: the shared library cannot link against clang's static ASan
+    build_targets=(fuzz_fen fuzz_table fuzz_cli)
+    build build-fuzz -DDAMERO_FUZZ=ON -DDAMERO_TESTS=OFF -DDAMERO_WERROR=ON \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang
+    fuzz/run_fuzzers.sh build-fuzz "${2:-60}" ;;
   *)
-    echo "usage: ./run.sh [main|test|sanitize|tsan]" >&2
+    echo "usage: ./run.sh [main|test|sanitize|tsan|fuzz [SECONDS]]" >&2
     exit 2 ;;
 esac

@@ -3,6 +3,10 @@
 #ifndef DAMERO_CLI_COMMANDS_H
 #define DAMERO_CLI_COMMANDS_H
 
+/* The whole command line (argv[0] is the program, argv[1] the subcommand): runs the
+ * subcommand, or prints the help. Returns the exit code. */
+int run_damero(int argc, char **argv);
+
 int cmd_perft(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_info(int argc, char **argv);

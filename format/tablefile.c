@@ -128,6 +128,18 @@ void table_encode_header(const struct table_map *map, const uint64_t *offsets, u
     put_u64(h + AT_HEADER_CHECKSUM, header_checksum(h, directory, map->num_blocks));
 }
 
+int table_seal_header(uint8_t *file, size_t size)
+{
+    if (size < TABLE_HEADER_SIZE + 8)
+        return -1;
+    uint64_t num_blocks = get_u64(file + AT_NUM_BLOCKS);
+    if (num_blocks >= (size - TABLE_HEADER_SIZE) / 8)
+        return -1;
+    put_u64(file + AT_HEADER_CHECKSUM,
+            header_checksum(file, file + TABLE_HEADER_SIZE, num_blocks));
+    return 0;
+}
+
 void table_block_layout(struct table_map *map)
 {
     map->block_values = block_values_for(map->info.value_bits);
@@ -412,7 +424,13 @@ int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, ui
     uint64_t at = map->offsets[b];
     size_t stored = (size_t)(map->offsets[b + 1] - at); /* at most max_compressed_block() */
     size_t want = table_block_bytes(map, b);
-    uint8_t *compressed = malloc(stored ? stored : 1);
+    if (stored == 0) { /* no zstd frame is empty */
+        block_error(map, b, "is damaged", "empty", err, err_size);
+        return TABLE_ERR_CORRUPT;
+    }
+    /* most compressed blocks (every WDL one) fit on the stack: no malloc per probe */
+    uint8_t small[4096];
+    uint8_t *compressed = stored <= sizeof small ? small : malloc(stored);
     if (!compressed) {
         block_error(map, b, "cannot be read", "out of memory", err, err_size);
         return TABLE_ERR_MEMORY;
@@ -426,7 +444,8 @@ int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, ui
                     err_size);
     size_t got = status == TABLE_OK ? ZSTD_decompressDCtx(dctx, raw, want, compressed, stored)
                                     : 0;
-    free(compressed);
+    if (compressed != small)
+        free(compressed);
     if (status != TABLE_OK)
         return status;
     if (ZSTD_isError(got) || got != want) {

@@ -178,6 +178,12 @@ void table_decode_block(const struct table_map *map, uint64_t b, const uint8_t *
 void table_encode_header(const struct table_map *map, const uint64_t *offsets,
                          uint8_t *header, uint8_t *directory);
 
+/* Recomputes the header checksum of a table file held in memory (`size` bytes) from its
+ * header and directory, as the writer does: for tools that craft damaged files on
+ * purpose (the fuzzer), so that what lies past the checksum is reached. Returns 0, or -1
+ * when the bytes are too short to hold the header and the directory it names. */
+int table_seal_header(uint8_t *file, size_t size);
+
 /* Value k of a decompressed block of `count` values of the given width. */
 static inline unsigned table_raw_value(uint32_t value_bits, const uint8_t *raw, uint32_t count,
                                        uint32_t k)

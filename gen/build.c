@@ -204,16 +204,22 @@ static void remove_stale_temporaries(const char *dir)
     closedir(d);
 }
 
+#define UNLOCKED_READ_ONLY (-2) /* lock_folder: the folder cannot be written, by anyone */
+
 /* Takes the table folder's lock (flock on dir/.damero-gen.lock), waiting while another
  * build holds it: two builds of one folder take turns, and the later one finds intact the
  * tables the earlier one wrote instead of building them again. Returns the lock's
- * descriptor (closing it lets the lock go; so does the process ending, however it ends),
- * or -1 with a sentence in err. */
+ * descriptor (closing it lets the lock go; so does the process ending, however it ends);
+ * UNLOCKED_READ_ONLY when the folder is read-only to this process (no build of ours can
+ * be writing there, and tables found intact are all a run may need); or -1 with a
+ * sentence in err. */
 static int lock_folder(const char *dir, char *err, size_t err_size)
 {
     char path[4096 + sizeof LOCK_NAME];
     snprintf(path, sizeof path, "%s/%s", dir, LOCK_NAME);
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0 && (errno == EACCES || errno == EROFS))
+        return UNLOCKED_READ_ONLY;
     if (fd < 0) {
         snprintf(err, err_size, "cannot open the lock %s: %s", path, strerror(errno));
         return -1;
@@ -339,9 +345,9 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
     int lock = -1;
 
     if (ts->dir && (ensure_dir(ts->dir, err, err_size) < 0 ||
-                    (lock = lock_folder(ts->dir, err, err_size)) < 0))
+                    (lock = lock_folder(ts->dir, err, err_size)) == -1))
         return -1;
-    if (ts->dir)
+    if (lock >= 0)
         remove_stale_temporaries(ts->dir);
     pr.total = plan->count;
     for (int k = 0; k < plan->count; k++)

@@ -8,6 +8,7 @@
 #   gen/     the generator                  -> core, format
 #   verify/  the move-limit rules           -> core, format, gen
 #   cli/     the damero command             -> everything
+#   fuzz/    the libFuzzer targets          -> everything
 #
 # usage: tests/check_layers.sh [SOURCE_ROOT]   (default: the tree this script is in)
 # Prints each offending include as FILE:LINE and exits 1 when there is any.
@@ -21,6 +22,7 @@ declare -A allowed=(
   [gen]="core format gen"
   [verify]="core format gen verify"
   [cli]="core format probe gen verify cli"
+  [fuzz]="core format probe gen verify cli fuzz"
 )
 
 bad=0

@@ -76,6 +76,15 @@ check "a stale temporary file of PID 1 is still there" test ! -e "$a/KvK.wdl.tmp
 check "a file that is no table's temporary was removed" test -e "$a/notes.txt.tmp.5"
 rm -f "$a/notes.txt.tmp.5"
 
+# --- A read-only folder of intact tables needs no lock (root writes anywhere: skipped) ---
+if [ "$(id -u)" -ne 0 ]; then
+  cp -r "$tmp/a" "$tmp/ro"
+  rm -f "$tmp/ro/russian/.damero-gen.lock"
+  chmod a-w "$tmp/ro/russian"
+  expect 0 "0 tables built, 9 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/ro"
+  chmod u+w "$tmp/ro/russian"
+fi
+
 # --- Two builds of one folder at once take turns: the tables are built once ------------
 c=$tmp/c/russian
 "$damero" gen --variant russian --pieces 3 --dir "$tmp/c" > "$tmp/c1.out" 2>&1 &
