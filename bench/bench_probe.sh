@@ -14,8 +14,6 @@ dir=/tmp/damero-bench-tables
 for tool in damero bench_probe; do
   [ -x "$build/$tool" ] || { echo "no $build/$tool: build first (make -C $build damero_cli bench_probe)" >&2; exit 2; }
 done
-# threads spinning at barriers would slow whatever else runs on a shared machine
-export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 "$build/damero" gen --variant russian --pieces 5 --dir "$dir" >&2
 for variant in international brazilian pool spanish czech italian english poddavki ganapierde; do

@@ -3,9 +3,14 @@
 #ifndef DAMERO_CLI_COMMANDS_H
 #define DAMERO_CLI_COMMANDS_H
 
+#include <stdbool.h>
+
 /* The whole command line (argv[0] is the program, argv[1] the subcommand): runs the
  * subcommand, or prints the help. Returns the exit code. */
 int run_damero(int argc, char **argv);
+
+/* Whether the subcommand `name` runs OpenMP threads (it builds tables). */
+bool command_is_threaded(const char *name);
 
 int cmd_perft(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

@@ -1,4 +1,5 @@
 /* damero's command line: the subcommands, and run_damero, which picks one from argv. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,16 +12,21 @@ static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    bool threaded; /* runs OpenMP threads (builds tables) */
 } commands[] = {
-    { "gen", cmd_gen, "build tables by retrograde analysis" },
-    { "info", cmd_info, "what a table holds: counts, longest wins, DTM histogram" },
-    { "probe", cmd_probe, "the value of a position and of each of its moves (WDL, DTM, MTC)" },
-    { "line", cmd_line, "the best line from a position, both sides playing the tables' moves" },
-    { "check", cmd_check, "check every table file of a directory and list each problem" },
-    { "annotate", cmd_annotate, "PDN games with the tables' value at every position they reach" },
-    { "serve", cmd_serve, "a web page to explore the tables, and an HTTP API (JSON)" },
-    { "verify", cmd_verify, "each move-limit draw rule against perfect play, from the tables" },
-    { "perft", cmd_perft, "count move sequences to a depth (tests the move generator)" },
+    { "gen", cmd_gen, "build tables by retrograde analysis", true },
+    { "info", cmd_info, "what a table holds: counts, longest wins, DTM histogram", false },
+    { "probe", cmd_probe, "the value of a position and of each of its moves (WDL, DTM, MTC)",
+      false },
+    { "line", cmd_line, "the best line from a position, both sides playing the tables' moves",
+      false },
+    { "check", cmd_check, "check every table file of a directory and list each problem", false },
+    { "annotate", cmd_annotate, "PDN games with the tables' value at every position they reach",
+      false },
+    { "serve", cmd_serve, "a web page to explore the tables, and an HTTP API (JSON)", false },
+    { "verify", cmd_verify, "each move-limit draw rule against perfect play, from the tables",
+      true },
+    { "perft", cmd_perft, "count move sequences to a depth (tests the move generator)", false },
 };
 
 static void print_help(FILE *out)
@@ -49,6 +55,14 @@ static const struct command *command_named(const char *name)
             return &commands[i];
     fprintf(stderr, "damero: unknown command '%s' (see 'damero --help')\n", name);
     return NULL;
+}
+
+bool command_is_threaded(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].threaded;
+    return false;
 }
 
 /* damero help [COMMAND]: the overview, or the command's own --help. */

@@ -70,49 +70,51 @@ static ALWAYS_INLINE uint32_t capture_precedence(const struct capture_search *cs
     return key;
 }
 
-static bool same_move(const struct move *a, const struct move *b, unsigned flags)
+/* Whether capture m, already listed, is the one the search `cs` has just found ending on
+ * `to`. */
+static bool same_capture(const struct move *m, const struct capture_search *cs, int to,
+                         bool promotes)
 {
-    if (a->from != b->from || a->to != b->to || a->captured != b->captured ||
-        a->promotes != b->promotes)
+    if (m->from != cs->from || m->to != to || m->captured != cs->captured ||
+        m->promotes != promotes)
         return false;
-    return !(flags & MOVES_KEEP_DUPLICATES) ||
-           memcmp(a->jumped, b->jumped, a->num_jumps) == 0;
+    return !(cs->flags & MOVES_KEEP_DUPLICATES) ||
+           memcmp(m->jumped, cs->jumped, (size_t)cs->jumps) == 0;
 }
 
-/* Adds a move unless a better capture is known or it is already listed; drops the listed
- * moves when it is a better capture than they are. All listed moves share one precedence. */
-static ALWAYS_INLINE void list_add(struct move_list *list, const struct move *m, unsigned flags)
+/* Lists the capture the search has just found ending on `to`, unless a better capture is
+ * known or it is already listed; drops the listed moves when it is a better capture than
+ * they are, so all listed moves share one precedence. The move is written straight into
+ * the list, and only once it is known to belong there: the record is large. */
+static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
 {
+    struct move_list *list = cs->list;
+    uint32_t precedence = capture_precedence(cs);
+    bool promotes = !cs->started_as_king && (cs->crowned || (cs->crown & bb_of(to)));
+
     if (list->count > 0) {
         uint32_t best = list->moves[0].precedence;
-        if (m->precedence < best)
+        if (precedence < best)
             return;
-        if (m->precedence > best)
+        if (precedence > best)
             list->count = 0;
     }
     for (int i = 0; i < list->count; i++)
-        if (same_move(&list->moves[i], m, flags))
+        if (same_capture(&list->moves[i], cs, to, promotes))
             return;
     if (list->count == MAX_MOVES) {
         list->overflow = true;
         return;
     }
-    list->moves[list->count++] = *m;
-}
-
-static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
-{
-    struct move m;
-
-    m.from = (uint8_t)cs->from;
-    m.to = (uint8_t)to;
-    m.captured = cs->captured;
-    m.num_jumps = (uint8_t)cs->jumps;
-    m.promotes = !cs->started_as_king && (cs->crowned || (cs->crown & bb_of(to)));
-    m.precedence = capture_precedence(cs);
-    memcpy(m.landing, cs->landing, (size_t)cs->jumps);
-    memcpy(m.jumped, cs->jumped, (size_t)cs->jumps);
-    list_add(cs->list, &m, cs->flags);
+    struct move *m = &list->moves[list->count++];
+    m->from = (uint8_t)cs->from;
+    m->to = (uint8_t)to;
+    m->captured = cs->captured;
+    m->num_jumps = (uint8_t)cs->jumps;
+    m->promotes = promotes;
+    m->precedence = precedence;
+    memcpy(m->landing, cs->landing, (size_t)cs->jumps);
+    memcpy(m->jumped, cs->jumped, (size_t)cs->jumps);
 }
 
 #define ALL_DIRS ((1u << NUM_DIRS) - 1)
@@ -294,9 +296,9 @@ static bb_t jumpers_any_way(const struct geometry *g, bb_t pieces, bb_t victims,
 }
 
 /* The men of the side to move that have a first jump; only they can start a capture. */
-static bb_t men_that_can_capture(const struct variant *v, const struct position *p, bb_t empty)
+static bb_t men_that_can_capture(const struct variant *v, const struct geometry *g,
+                                 const struct position *p, bb_t empty)
 {
-    const struct geometry *g = v->board();
     enum side s = p->side, o = side_other(s);
     bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
     bb_t origins = 0;
@@ -308,10 +310,9 @@ static bb_t men_that_can_capture(const struct variant *v, const struct position 
     return origins & p->men[s];
 }
 
-static void generate_captures(const struct variant *v, const struct position *p,
-                              unsigned flags, struct move_list *list)
+static void generate_captures(const struct variant *v, const struct geometry *g,
+                              const struct position *p, unsigned flags, struct move_list *list)
 {
-    const struct geometry *g = v->board();
     enum side s = p->side, o = side_other(s);
     struct capture_search cs = {
         .v = v, .g = g, .flags = flags, .list = list, .side = s,
@@ -321,7 +322,7 @@ static void generate_captures(const struct variant *v, const struct position *p,
         .no_reversal = v->no_capture_reversal,
     };
     bb_t empty = g->board & ~position_occupied(p);
-    bb_t starters = p->kings[s] | men_that_can_capture(v, p, empty);
+    bb_t starters = p->kings[s] | men_that_can_capture(v, g, p, empty);
     int from;
 
     BB_FOR_EACH(from, starters) {
@@ -349,14 +350,21 @@ static bool kings_can_capture(const struct variant *v, const struct geometry *g,
     return false;
 }
 
-bool has_capture(const struct variant *v, const struct position *p)
+/* has_capture() on the variant's board g: the board is looked up once per move
+ * generation (it is a call through the variant). */
+static bool has_capture_on(const struct variant *v, const struct geometry *g,
+                           const struct position *p)
 {
-    const struct geometry *g = v->board();
     bb_t empty = g->board & ~position_occupied(p);
 
-    return men_that_can_capture(v, p, empty) ||
+    return men_that_can_capture(v, g, p, empty) ||
            kings_can_capture(v, g, p->kings[p->side], position_pieces(p, side_other(p->side)),
                              empty);
+}
+
+bool has_capture(const struct variant *v, const struct position *p)
+{
+    return has_capture_on(v, v->board(), p);
 }
 
 /* ---- quiet moves ------------------------------------------------------------------- */
@@ -393,10 +401,9 @@ static bb_t king_targets(const struct variant *v, const struct geometry *g, int 
     return ray & ~g->ray[b][d] & ~bb_of(b);
 }
 
-static void generate_quiet(const struct variant *v, const struct position *p,
-                           struct move_list *list)
+static void generate_quiet(const struct variant *v, const struct geometry *g,
+                           const struct position *p, struct move_list *list)
 {
-    const struct geometry *g = v->board();
     enum side s = p->side;
     bb_t occupied = position_occupied(p), empty = g->board & ~occupied;
     bb_t crown = promotion_rank(g, s);
@@ -425,11 +432,13 @@ static void list_clear(struct move_list *list)
 void generate_moves(const struct variant *v, const struct position *p, unsigned flags,
                     struct move_list *list)
 {
+    const struct geometry *g = v->board();
+
     list_clear(list);
-    if (has_capture(v, p))
-        generate_captures(v, p, flags, list);
+    if (has_capture_on(v, g, p))
+        generate_captures(v, g, p, flags, list);
     else
-        generate_quiet(v, p, list);
+        generate_quiet(v, g, p, list);
 }
 
 int count_moves(const struct variant *v, const struct position *p, unsigned flags)
@@ -439,10 +448,10 @@ int count_moves(const struct variant *v, const struct position *p, unsigned flag
     bb_t occupied = position_occupied(p), empty = g->board & ~occupied;
     int count = 0, k;
 
-    if (has_capture(v, p)) {
+    if (has_capture_on(v, g, p)) {
         struct move_list list; /* not zeroed: 32 KB on the hottest path */
         list_clear(&list);
-        generate_captures(v, p, flags, &list);
+        generate_captures(v, g, p, flags, &list);
         return list.count;
     }
     for (int i = 0; i < g->num_man_dirs; i++)

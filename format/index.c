@@ -160,39 +160,66 @@ static uint64_t image_set(const struct material_index *ix, enum symmetry s, cons
     return set;
 }
 
-/* The unreduced number of the representative of (wk, bk): the smallest number among
- * its images under the board's symmetries; *own (when not NULL) gets the number of (wk, bk) itself. The hot path
- * of a reduced material's index, so it works on sets of dense square numbers, where
- * the number of a square among the free ones is a count of the bits below it; White's
- * part of an image's number comes first, and the image is dropped when that part alone
- * is already larger than the best so far. */
-static uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, uint64_t *own)
+/* The unreduced number of the kings on the dense squares tw (White) and tb (Black): where
+ * the number of a square among the free ones is a count of the bits below it. */
+static uint64_t dense_kings_rank(const struct material_index *ix, uint64_t tw, uint64_t tb)
+{
+    uint64_t per_white = choose(ix->g->num_squares - ix->m.kings[WHITE], ix->m.kings[BLACK]);
+    uint64_t white = 0, black = 0;
+    int i = 1, d;
+    BB_FOR_EACH(d, tw)
+        white += choose(d, i++);
+    i = 1;
+    BB_FOR_EACH(d, tb)
+        black += choose(d - bb_count(tw & (((uint64_t)1 << d) - 1)), i++);
+    return white * per_white + black;
+}
+
+/* The smallest image of the kings (wk, bk) under the board's symmetries, as sets of dense
+ * square numbers in *min_w and *min_b; returns whether (wk, bk) is that image itself, the
+ * representative of its class. With `give_up`, stops at the first smaller image and
+ * returns false, leaving *min_w and *min_b unset. The hot path of a reduced material's
+ * index, so it compares sets rather than numbering each image: set_rank's order is the
+ * numeric order of the sets, White's number counts first, and Black's squares are
+ * numbered among those White leaves, the same for two images with the same White set. */
+static bool class_min_sets(const struct material_index *ix, bb_t wk, bb_t bk, bool give_up,
+                           uint64_t *min_w, uint64_t *min_b)
 {
     const struct geometry *g = ix->g;
     int white[MATERIAL_MAX_PIECES], black[MATERIAL_MAX_PIECES], nw = 0, nb = 0, b;
-    uint64_t per_white = choose(g->num_squares - ix->m.kings[WHITE], ix->m.kings[BLACK]);
-    uint64_t best = UINT64_MAX;
+    uint64_t own_w = 0, own_b = 0;
 
     BB_FOR_EACH(b, wk)
-        white[nw++] = g->dense_of[b];
+        own_w |= (uint64_t)1 << (white[nw++] = g->dense_of[b]);
     BB_FOR_EACH(b, bk)
-        black[nb++] = g->dense_of[b];
-    for (int s = 0; s < g->num_syms; s++) {
-        uint64_t tw = image_set(ix, (enum symmetry)s, white, nw), rank = 0;
-        int i = 1, d;
-        BB_FOR_EACH(d, tw)
-            rank += choose(d, i++);
-        if (rank * per_white > best)
+        own_b |= (uint64_t)1 << (black[nb++] = g->dense_of[b]);
+    uint64_t best_w = own_w, best_b = own_b; /* the identity's image */
+    for (int s = SYM_IDENTITY + 1; s < g->num_syms; s++) {
+        uint64_t tw = image_set(ix, (enum symmetry)s, white, nw);
+        if (tw > best_w)
             continue;
-        rank *= per_white;
-        i = 1;
-        BB_FOR_EACH(d, image_set(ix, (enum symmetry)s, black, nb))
-            rank += choose(d - bb_count(tw & (((uint64_t)1 << d) - 1)), i++);
-        best = rank < best ? rank : best;
-        if (s == SYM_IDENTITY && own) /* never skipped: it comes first */
-            *own = rank;
+        uint64_t tb = image_set(ix, (enum symmetry)s, black, nb);
+        if (tw < best_w || tb < best_b) {
+            if (give_up)
+                return false;
+            best_w = tw;
+            best_b = tb;
+        }
     }
-    return best;
+    *min_w = best_w;
+    *min_b = best_b;
+    return best_w == own_w && best_b == own_b;
+}
+
+/* The unreduced number of the representative of (wk, bk); *own (when not NULL) says
+ * whether (wk, bk) is that representative. */
+static uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, bool *own)
+{
+    uint64_t min_w, min_b;
+    bool is_own = class_min_sets(ix, wk, bk, false, &min_w, &min_b);
+    if (own)
+        *own = is_own;
+    return dense_kings_rank(ix, min_w, min_b);
 }
 
 uint64_t index_class_words(const struct material_index *ix)
@@ -206,7 +233,8 @@ void index_mark_classes(struct material_index *ix, uint64_t w)
     for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
         bb_t wk, bk;
         kings_unrank(ix, ix->g->board, r, &wk, &bk);
-        if (class_min(ix, wk, bk, NULL) == r)
+        uint64_t min_w, min_b;
+        if (class_min_sets(ix, wk, bk, true, &min_w, &min_b))
             bits |= (uint64_t)1 << (r % 64);
     }
     ix->class_bits[w] = bits;
@@ -289,22 +317,39 @@ void index_free(struct material_index *ix)
     ix->black_men_start = ix->class_bits = ix->class_rank = NULL;
 }
 
+/* The index of the representative whose unreduced number is r. */
+static uint64_t reduced_index(const struct material_index *ix, uint64_t r)
+{
+    uint64_t below = ix->class_bits[r / 64] & (((uint64_t)1 << (r % 64)) - 1);
+    return ix->class_rank[r / 64] + (uint64_t)bb_count(below);
+}
+
 uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
                         const struct position *p, bool *representative)
 {
     if (ix->reduced) {
-        uint64_t r = 0;
-        uint64_t min = class_min(ix, p->kings[WHITE], p->kings[BLACK], &r);
-        uint64_t below = ix->class_bits[min / 64] & (((uint64_t)1 << (min % 64)) - 1);
-        if (representative)
-            *representative = r == min;
-        return ix->class_rank[min / 64] + (uint64_t)bb_count(below);
+        uint64_t min = class_min(ix, p->kings[WHITE], p->kings[BLACK], representative);
+        return reduced_index(ix, min);
     }
     if (representative)
         *representative = true;
     bb_t men = p->men[WHITE] | p->men[BLACK];
     return men_config * ix->king_count +
            kings_rank(ix, ix->g->board & ~men, p->kings[WHITE], p->kings[BLACK]);
+}
+
+bool index_of_kings_if_representative(const struct material_index *ix, uint64_t men_config,
+                                      const struct position *p, uint64_t *i)
+{
+    uint64_t min_w, min_b;
+    if (!ix->reduced) {
+        *i = index_of_kings(ix, men_config, p, NULL);
+        return true;
+    }
+    if (!class_min_sets(ix, p->kings[WHITE], p->kings[BLACK], true, &min_w, &min_b))
+        return false;
+    *i = reduced_index(ix, dense_kings_rank(ix, min_w, min_b));
+    return true;
 }
 
 uint64_t index_of(const struct material_index *ix, const struct position *p,

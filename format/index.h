@@ -74,6 +74,13 @@ void index_place_kings(const struct material_index *ix, uint64_t i, struct posit
 uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
                         const struct position *p, bool *representative);
 
+/* index_of_kings() for a position that counts only if it is its own representative (a
+ * predecessor, in the solver): returns false without numbering p when it is not, else
+ * true with its index in *i. In a reduced material most positions are not, and the first
+ * smaller symmetric image tells. Thread-safe. */
+bool index_of_kings_if_representative(const struct material_index *ix, uint64_t men_config,
+                                      const struct position *p, uint64_t *i);
+
 /* The men configuration of index i (0..men_count-1; always 0 in a reduced material, whose
  * size is below king_count), and how far its men have advanced:
  * every man move raises this by exactly one, so configurations can be solved from the

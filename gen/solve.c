@@ -201,13 +201,16 @@ static int predecessors(const struct solver *s, enum metric_pass pass, const str
         else
             generate_king_unmoves(s->v, &members[k], &list);
         for (int u = 0; u < list.count; u++) {
-            bool representative;
+            uint64_t i;
             unmake_move(&members[k], &list.moves[u], &pred);
-            /* a man's sideways step changes the men configuration, a king move does not */
-            uint64_t i = list.moves[u].kind == UNMOVE_KING
-                             ? index_of_kings(&s->t->ix, config, &pred, &representative)
-                             : index_of(&s->t->ix, &pred, &representative);
-            if (representative && !(count[i] & MUST_CAPTURE))
+            /* a man's sideways step changes the men configuration (and a material with men
+             * is not reduced: every position is its own representative); a king move does
+             * not, and in a reduced material most of them lead to no representative */
+            if (list.moves[u].kind != UNMOVE_KING)
+                i = index_of(&s->t->ix, &pred, NULL);
+            else if (!index_of_kings_if_representative(&s->t->ix, config, &pred, &i))
+                continue;
+            if (!(count[i] & MUST_CAPTURE))
                 out[n++] = i;
         }
     }

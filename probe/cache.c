@@ -42,14 +42,14 @@ struct shard {
 struct block_cache {
     block_ref **blocks;            /* by file, then block number */
     size_t num_files, files_capacity;
-    int num_shards;
+    int num_shards;                /* a power of two */
     struct shard shards[];
 };
 
 static struct shard *shard_of(struct block_cache *c, uint32_t file, uint64_t block)
 {
     uint64_t h = ((uint64_t)file << 40 ^ block) * 0x9e3779b97f4a7c15ull;
-    return &c->shards[(h >> 40) % (uint64_t)c->num_shards];
+    return &c->shards[(h >> 40) & (uint64_t)(c->num_shards - 1)]; /* a mask: no division */
 }
 
 /* A shard of `budget` bytes. Its ring is allocated as blocks come, so that a large cache

@@ -57,6 +57,19 @@ check "files other than the 27 tables in $a: $(ls "$a" | tr '\n' ' ')" \
 check "a temporary file is left in $a" no_temporary "$tmp/a"
 cp -r "$a" "$tmp/reference"
 
+# --- Threads sleep at barriers unless the user chose how they wait ---------------------
+# spin_count [VAR=VALUE]: how long gen's threads spin before they sleep, as the OpenMP
+# runtime (GNU's) reports it for the process that does the work (the last report: gen
+# starts itself again to choose the policy), with only the given variable set.
+spin_count() {
+  env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT OMP_DISPLAY_ENV=verbose "$@" \
+    "$damero" gen --variant russian KvK --dir "$tmp/policy" 2>&1 |
+    sed -n "s/.*GOMP_SPINCOUNT = '\([0-9]*\)'.*/\1/p" | tail -1
+}
+check "gen's threads spin at barriers when no policy is set" test "$(spin_count)" = 0
+check "gen overrode OMP_WAIT_POLICY=active" test "$(spin_count OMP_WAIT_POLICY=active)" -gt 0
+check "gen overrode GOMP_SPINCOUNT" test "$(spin_count GOMP_SPINCOUNT=1000)" = 1000
+
 # --- Tables found intact are kept; damaged or missing ones are rebuilt, the same --------
 expect 0 "0 tables built, 9 found intact" -- gen --variant russian --pieces 3 --dir "$tmp/a"
 check "a second run changed the tables" same_files "$a" "$tmp/reference"
