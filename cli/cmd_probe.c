@@ -5,9 +5,11 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/probing.h"
+#include "cli/rules_args.h"
 
 static const char help[] =
-    "usage: damero probe --variant NAME [--dir DIR] [--json] [--cache MB] FEN\n"
+    "usage: damero probe --variant NAME [--dir DIR] [--json] [--cache MB]\n"
+    "                    [--rules] [--count RULE=N]... [--reading N] FEN\n"
     "\n"
     "Prints what the position FEN (in the variant's notation, e.g. W:WKa1,Kc3,Ke1:BKh8 or\n"
     "B:W18,K28:BK1) is worth to the side to move: win, draw or loss, with DTM (plies to\n"
@@ -24,16 +26,26 @@ static const char help[] =
     "                  \"draw\" or \"loss\"), dtm, mtc and moves, a list of {move, wdl, dtm,\n"
     "                  mtc, after (the FEN the move leads to)}, best first; dtm and mtc in\n"
     "                  plies, null in a draw\n"
+    "                  (with --rules: \"rules\", the value under the rules, and the\n"
+    "                  same in every move, its counts those after the move)\n"
     "  --cache MB      the most memory the table block cache may use (default: 64)\n"
+    RULES_OPTIONS_HELP
     "\n"
     "A ply is one side's move. Where a count is also given in moves, those are the moves\n"
     "of the side to move: (plies + 1) / 2, rounded down (a win in 7 plies is 4 moves of\n"
     "the winner's; a loss in 6 plies is 3 moves of the loser's).\n";
 
-static int parse_args(int argc, char **argv, struct table_args *a)
+struct probe_args {
+    struct table_args t;
+    struct rules_args rules;
+};
+
+static int parse_args(int argc, char **argv, struct probe_args *pa)
 {
+    struct table_args *a = &pa->t;
     static const struct option longopts[] = {
         TABLE_LONGOPTS,
+        RULES_LONGOPTS,
         { "cache", required_argument, NULL, 'c' },
         { NULL, 0, NULL, 0 },
     };
@@ -46,6 +58,9 @@ static int parse_args(int argc, char **argv, struct table_args *a)
             if (parse_int("probe", "--cache", optarg, 0, 1 << 20, &cache_mb) < 0)
                 return EXIT_USAGE;
             a->cache_bytes = (size_t)cache_mb << 20;
+        } else if ((status = rules_option("probe", opt, &pa->rules)) != 1) {
+            if (status != EXIT_OK)
+                return status;
         } else if ((status = table_option("probe", help, opt, argv, a)) != EXIT_OK) {
             return status;
         }
@@ -63,10 +78,30 @@ static void print_plies(const char *metric, const damero_value *value, int plies
                (plies + 1) / 2, (plies + 1) / 2 == 1 ? "" : "s", side_word(side));
 }
 
-static void print_text(const char *fen, const struct table_args *a,
-                       const damero_position *pos, const damero_value *value,
-                       const damero_move *moves, int count, const char *rule)
+/* What probe found: the position's value and its moves, best first; with --rules
+ * (rules not NULL) the value under the rules and the moves in their order. */
+struct probed {
+    damero_value value;
+    const char *end_rule;          /* the rule on lone pieces that ended the game, or NULL */
+    int count;
+    damero_move *moves;
+    damero_rules_value rules;
+    damero_rules_move *rules_moves; /* NULL without --rules */
+};
+
+static const damero_move *probed_move(const struct probed *pr, int i)
 {
+    return pr->rules_moves ? &pr->rules_moves[i].move : &pr->moves[i];
+}
+
+static void print_text(const char *fen, const struct probe_args *pa, damero_tb *tb,
+                       const damero_position *pos, const struct probed *pr)
+{
+    const struct table_args *a = &pa->t;
+    const damero_value *value = &pr->value;
+    const char *rule = pr->end_rule;
+    int count = pr->count;
+    char words[64];
     static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
 
     printf("position  %s (%s)\n", fen, a->variant);
@@ -78,15 +113,22 @@ static void print_text(const char *fen, const struct table_args *a,
                verb[value->wdl + 1], count ? "" : ": it has no legal move");
     print_plies("DTM", value, value->dtm, pos->side_to_move);
     print_plies("MTC", value, value->mtc, pos->side_to_move);
+    if (pr->rules_moves)
+        print_rules_text(tb, &pa->rules, &pr->rules);
     if (count == 0)
         return;
-    printf("\n%-24s %-5s  %9s  %9s\n", "move", "value", "DTM plies", "MTC plies");
+    printf("\n%-24s %-5s  %9s  %9s%s\n", "move", "value", "DTM plies", "MTC plies",
+           pr->rules_moves ? "  under the rules" : "");
     for (int i = 0; i < count; i++) {
-        const damero_value *v = &moves[i].value;
+        const damero_move *m = probed_move(pr, i);
+        const damero_value *v = &m->value;
         if (v->wdl == DAMERO_DRAW)
-            printf("%-24s %-5s  %9s  %9s\n", moves[i].text, "draw", "-", "-");
+            printf("%-24s %-5s  %9s  %9s", m->text, "draw", "-", "-");
         else
-            printf("%-24s %-5s  %9d  %9d\n", moves[i].text, wdl_word(v->wdl), v->dtm, v->mtc);
+            printf("%-24s %-5s  %9d  %9d", m->text, wdl_word(v->wdl), v->dtm, v->mtc);
+        if (pr->rules_moves)
+            rules_value_words(&pr->rules_moves[i].value, words, sizeof words);
+        printf("%s%s\n", pr->rules_moves ? "  " : "", pr->rules_moves ? words : "");
     }
 }
 
@@ -98,62 +140,76 @@ static void print_json_value(const damero_value *value)
     print_json_count(value->mtc);
 }
 
-static void print_json(damero_tb *tb, const char *fen, const struct table_args *a,
-                       const damero_value *value, const damero_move *moves, int count)
+static void print_json(damero_tb *tb, const char *fen, const struct probe_args *pa,
+                       const struct probed *pr)
 {
     char after[DAMERO_FEN_SIZE];
-    printf("{\"variant\": \"%s\", \"fen\": \"%s\", ", a->variant, fen);
-    print_json_value(value);
+    printf("{\"variant\": \"%s\", \"fen\": \"%s\", ", pa->t.variant, fen);
+    print_json_value(&pr->value);
+    if (pr->rules_moves)
+        print_rules_json(tb, &pa->rules, &pr->rules);
     printf(", \"moves\": [");
-    for (int i = 0; i < count; i++) {
-        printf("%s{\"move\": \"%s\", ", i ? ", " : "", moves[i].text);
-        print_json_value(&moves[i].value);
-        if (damero_write_fen(tb, &moves[i].after, after) == DAMERO_OK)
+    for (int i = 0; i < pr->count; i++) {
+        const damero_move *m = probed_move(pr, i);
+        printf("%s{\"move\": \"%s\", ", i ? ", " : "", m->text);
+        print_json_value(&m->value);
+        if (damero_write_fen(tb, &m->after, after) == DAMERO_OK)
             printf(", \"after\": \"%s\"", after);
+        if (pr->rules_moves)
+            print_rules_json(tb, &pa->rules, &pr->rules_moves[i].value);
         printf("}");
     }
     printf("]}\n");
 }
 
 /* Probes the position and its moves, and prints them. */
-static int probe(damero_tb *tb, const struct table_args *a, const damero_position *pos,
-                 damero_move *moves)
+static int probe(damero_tb *tb, const struct probe_args *pa, const damero_position *pos,
+                 struct probed *pr)
 {
-    damero_value value;
     char fen[DAMERO_FEN_SIZE];
-    const char *rule;
-    int count, end;
+    damero_counts counts;
+    int end, status;
 
-    if (damero_probe(tb, pos, &value) != DAMERO_OK ||
-        damero_root_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count) != DAMERO_OK ||
-        damero_game_end(tb, pos, &end, &rule) != DAMERO_OK ||
+    if (pr->rules_moves && (status = rules_counts("probe", tb, &pa->rules, &counts)) != EXIT_OK)
+        return status;
+    if (damero_probe(tb, pos, &pr->value) != DAMERO_OK ||
+        damero_root_moves(tb, pos, pr->moves, DAMERO_MAX_MOVES, &pr->count) != DAMERO_OK ||
+        damero_game_end(tb, pos, &end, &pr->end_rule) != DAMERO_OK ||
         damero_write_fen(tb, pos, fen) != DAMERO_OK)
         return probe_failure("probe");
-    if (a->json)
-        print_json(tb, fen, a, &value, moves, count);
+    if (pr->rules_moves &&
+        (damero_probe_rules(tb, pos, &counts, pa->rules.reading, &pr->rules) != DAMERO_OK ||
+         damero_root_moves_rules(tb, pos, &counts, pa->rules.reading, pr->rules_moves,
+                                 DAMERO_MAX_MOVES, &pr->count) != DAMERO_OK))
+        return probe_failure("probe");
+    if (pa->t.json)
+        print_json(tb, fen, pa, pr);
     else
-        print_text(fen, a, pos, &value, moves, count, rule);
+        print_text(fen, pa, tb, pos, pr);
     return EXIT_OK;
 }
 
 int cmd_probe(int argc, char **argv)
 {
-    struct table_args a = table_args_default();
+    struct probe_args a = { .t = table_args_default() };
+    struct probed pr = { 0 };
     damero_tb *tb = NULL;
     damero_position pos;
-    damero_move *moves;
     int status = parse_args(argc, argv, &a);
 
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
-    if (!(moves = malloc(DAMERO_MAX_MOVES * sizeof *moves))) {
+    pr.moves = malloc(DAMERO_MAX_MOVES * sizeof *pr.moves);
+    if (a.rules.on)
+        pr.rules_moves = malloc(DAMERO_MAX_MOVES * sizeof *pr.rules_moves);
+    if (!pr.moves || (a.rules.on && !pr.rules_moves)) {
         fprintf(stderr, "damero probe: out of memory\n");
-        return EXIT_FAILURE_RUN;
+        status = EXIT_FAILURE_RUN;
+    } else if ((status = table_open_position("probe", &a.t, &tb, &pos)) == EXIT_OK) {
+        status = probe(tb, &a, &pos, &pr);
     }
-    status = table_open_position("probe", &a, &tb, &pos);
-    if (status == EXIT_OK)
-        status = probe(tb, &a, &pos, moves);
     damero_close(tb);
-    free(moves);
+    free(pr.moves);
+    free(pr.rules_moves);
     return status;
 }
