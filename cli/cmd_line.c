@@ -6,9 +6,11 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/probing.h"
+#include "cli/rules_args.h"
 
 static const char help[] =
-    "usage: damero line --variant NAME [--dir DIR] [--boards] [--json] [--max-plies N] FEN\n"
+    "usage: damero line --variant NAME [--dir DIR] [--boards] [--json] [--max-plies N]\n"
+    "                   [--rules] [--count RULE=N]... [--reading N] FEN\n"
     "\n"
     "Plays the best move of the tables from both sides, starting from the position FEN\n"
     "(in the variant's notation), and prints each ply (one side's move) with its value for\n"
@@ -25,7 +27,11 @@ static const char help[] =
     "                  result (\"win\", \"draw\" or \"loss\" for the side to move at the\n"
     "                  start), plies, moves (a list of move texts) and end (\"no move\",\n"
     "                  \"lone pieces\", \"repetition\" or \"limit\"); no boards\n"
-    "  --max-plies N   stop after N plies (default: 1000, at most 100000)\n";
+    "  --max-plies N   stop after N plies (default: 1000, at most 100000)\n"
+    "With --rules, --count or --reading, both sides play the best move under the\n"
+    "move-limit rules instead (damero probe --help): the line also stops when a count runs\n"
+    "out, a draw (end \"count\" in --json, which also gains \"rules_result\").\n"
+    RULES_OPTIONS_HELP;
 
 #define DEFAULT_MAX_PLIES 1000
 #define MOST_PLIES 100000
@@ -34,11 +40,13 @@ struct line_args {
     struct table_args t;
     bool boards;
     int max_plies;
+    struct rules_args rules;
 };
 
-enum line_end { END_NO_MOVE, END_LONE_PIECES, END_REPETITION, END_LIMIT };
+enum line_end { END_NO_MOVE, END_LONE_PIECES, END_REPETITION, END_LIMIT, END_COUNT };
 
-static const char *const end_words[] = { "no move", "lone pieces", "repetition", "limit" };
+static const char *const end_words[] = { "no move", "lone pieces", "repetition", "limit",
+                                         "count" };
 
 /* The line played: positions[0] is the start, positions[i] the one after ply i, which
  * moves[i - 1] played. */
@@ -48,6 +56,10 @@ struct line {
     int plies;
     enum line_end end;
     int repeated; /* END_REPETITION: the ply after which the last position stood before */
+    int run_out;  /* END_COUNT: the rule whose count ran out */
+    damero_counts counts;          /* with --rules: the counts at the last position */
+    damero_rules_value rules_start; /* with --rules: the start's value under the rules */
+    damero_rules_move *choices;    /* with --rules: room for the moves of one position */
 };
 
 static int parse_args(int argc, char **argv, struct line_args *a)
@@ -56,6 +68,7 @@ static int parse_args(int argc, char **argv, struct line_args *a)
         TABLE_LONGOPTS,
         { "boards", no_argument, NULL, 'b' },
         { "max-plies", required_argument, NULL, 'm' },
+        RULES_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
     int opt, status;
@@ -68,6 +81,9 @@ static int parse_args(int argc, char **argv, struct line_args *a)
         } else if (opt == 'm') {
             if (parse_int("line", "--max-plies", optarg, 0, MOST_PLIES, &a->max_plies) < 0)
                 return EXIT_USAGE;
+        } else if ((status = rules_option("line", opt, &a->rules)) != 1) {
+            if (status != EXIT_OK)
+                return status;
         } else if ((status = table_option("line", help, opt, argv, &a->t)) != EXIT_OK) {
             return status;
         }
@@ -95,16 +111,58 @@ static bool repeats(struct line *l, int since)
     return false;
 }
 
-/* Plays best moves from l->positions[0] until the game ends, a position repeats or
- * max_plies are played. */
-static int play(damero_tb *tb, int max_plies, struct line *l)
+/* The best move of pos under the rules, as damero_best_move gives the tables' best (and
+ * DAMERO_ERR_GAME_OVER when there is none); the counts run on to those after it. */
+static int best_move_under_rules(damero_tb *tb, const struct line_args *a, struct line *l,
+                                 const damero_position *pos, damero_move *best)
+{
+    int count;
+    int status = damero_root_moves_rules(tb, pos, &l->counts, a->rules.reading, l->choices,
+                                         DAMERO_MAX_MOVES, &count);
+    if (status != DAMERO_OK)
+        return status;
+    if (count == 0)
+        return DAMERO_ERR_GAME_OVER;
+    *best = l->choices[0].move;
+    l->counts = l->choices[0].value.counts;
+    return DAMERO_OK;
+}
+
+/* Whether a count has run out at pos (with --rules) while the game goes on: a game
+ * ended by the move that reached the limit stands. Sets l->run_out. */
+static int count_run_out(damero_tb *tb, const struct line_args *a, struct line *l,
+                         const damero_position *pos, bool *out)
+{
+    int end, status;
+    *out = false;
+    if (!a->rules.on)
+        return DAMERO_OK;
+    if ((status = damero_game_end(tb, pos, &end, NULL)) != DAMERO_OK || end != DAMERO_PLAYING)
+        return status;
+    status = damero_counts_run_out(tb, pos, &l->counts, a->rules.reading, &l->run_out);
+    *out = l->run_out >= 0;
+    return status;
+}
+
+/* Plays best moves from l->positions[0] (under the rules with --rules) until the game
+ * ends, a count runs out, a position repeats or max_plies are played. */
+static int play(damero_tb *tb, const struct line_args *a, struct line *l)
 {
     int since = 0; /* the ply after the last capture or man move */
+    int max_plies = a->max_plies;
 
     for (;;) {
         const damero_position *pos = &l->positions[l->plies];
         damero_move *m = &l->moves[l->plies];
-        int status = damero_best_move(tb, pos, m), end;
+        bool run_out;
+        if (count_run_out(tb, a, l, pos, &run_out) != DAMERO_OK)
+            return probe_failure("line");
+        if (run_out) {
+            l->end = END_COUNT;
+            return EXIT_OK;
+        }
+        int status = a->rules.on ? best_move_under_rules(tb, a, l, pos, m)
+                                 : damero_best_move(tb, pos, m), end;
         if (status == DAMERO_ERR_GAME_OVER) {
             if (damero_game_end(tb, pos, &end, NULL) != DAMERO_OK)
                 return probe_failure("line");
@@ -171,6 +229,13 @@ static int print_end(damero_tb *tb, const struct line *l)
         printf("Stopped after %d plies (--max-plies).\n", l->plies);
         return EXIT_OK;
     }
+    if (l->end == END_COUNT) {
+        damero_rule_info info;
+        if (damero_rule(tb, l->run_out, &info) != DAMERO_OK)
+            return probe_failure("line");
+        printf("The %s count has run out after %d plies: a draw.\n", info.name, l->plies);
+        return EXIT_OK;
+    }
     if (l->end == END_REPETITION) {
         if (l->repeated == 0)
             printf("The position after ply %d is the start again: a draw by repetition.\n",
@@ -205,8 +270,14 @@ static int print_text(damero_tb *tb, const struct line_args *a, const damero_val
     int status;
 
     value_text(start, value, sizeof value);
-    printf("%s, %s to move: %s\n", a->t.variant, side_word(l->positions[0].side_to_move),
+    printf("%s, %s to move: %s", a->t.variant, side_word(l->positions[0].side_to_move),
            value);
+    if (a->rules.on) {
+        char words[64];
+        rules_value_words(&l->rules_start, words, sizeof words);
+        printf("; under the rules (reading %d): %s", a->rules.reading + 1, words);
+    }
+    printf("\n");
     if ((status = print_board(tb, &l->positions[0])) != EXIT_OK)
         return status;
     for (int ply = 1; ply <= l->plies; ply++) {
@@ -229,7 +300,10 @@ static int print_json(damero_tb *tb, const struct line_args *a, const damero_val
            "\"moves\": [", a->t.variant, fen, wdl_word(start->wdl), l->plies);
     for (int i = 0; i < l->plies; i++)
         printf("%s\"%s\"", i ? ", " : "", l->moves[i].text);
-    printf("], \"end\": \"%s\"}\n", end_words[l->end]);
+    printf("], \"end\": \"%s\"", end_words[l->end]);
+    if (a->rules.on)
+        printf(", \"rules_result\": \"%s\"", wdl_word(l->rules_start.wdl));
+    printf("}\n");
     return EXIT_OK;
 }
 
@@ -241,7 +315,14 @@ static int run_line(damero_tb *tb, const struct line_args *a, struct line *l)
 
     if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK)
         return probe_failure("line");
-    if ((status = play(tb, a->max_plies, l)) != EXIT_OK)
+    if (a->rules.on) {
+        if ((status = rules_counts("line", tb, &a->rules, &l->counts)) != EXIT_OK)
+            return status;
+        if (damero_probe_rules(tb, &l->positions[0], &l->counts, a->rules.reading,
+                               &l->rules_start) != DAMERO_OK)
+            return probe_failure("line");
+    }
+    if ((status = play(tb, a, l)) != EXIT_OK)
         return status;
     return a->t.json ? print_json(tb, a, &start, l) : print_text(tb, a, &start, l);
 }
@@ -258,7 +339,9 @@ int cmd_line(int argc, char **argv)
     /* one move more than the plies: the move found at the limit is not played */
     l.positions = malloc(((size_t)a.max_plies + 1) * sizeof *l.positions);
     l.moves = malloc(((size_t)a.max_plies + 1) * sizeof *l.moves);
-    if (!l.positions || !l.moves) {
+    if (a.rules.on)
+        l.choices = malloc(DAMERO_MAX_MOVES * sizeof *l.choices);
+    if (!l.positions || !l.moves || (a.rules.on && !l.choices)) {
         fprintf(stderr, "damero line: out of memory\n");
         status = EXIT_FAILURE_RUN;
     } else if ((status = table_open_position("line", &a.t, &tb, &l.positions[0])) == EXIT_OK) {
@@ -267,5 +350,6 @@ int cmd_line(int argc, char **argv)
     damero_close(tb);
     free(l.positions);
     free(l.moves);
+    free(l.choices);
     return status;
 }

@@ -285,6 +285,13 @@ int damero_counts_after(const damero_tb *tb, const damero_position *pos,
                         const damero_counts *counts, const damero_move *move,
                         damero_counts *after);
 
+/* Which count has run out at pos, drawing the game: the index of the first such rule
+ * (for damero_rule), or -1 when none has (a game that has ended otherwise is not asked
+ * about here). counts as damero_probe_rules takes them; reading 0 or 1. Returns
+ * DAMERO_OK with *rule set, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe. */
+int damero_counts_run_out(const damero_tb *tb, const damero_position *pos,
+                          const damero_counts *counts, int reading, int *rule);
+
 typedef struct damero_rules_value {
     damero_value plain;  /* the value without the rules, as damero_probe gives it */
     int wdl;             /* enum damero_wdl under the rules, for the side to move */

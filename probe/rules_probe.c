@@ -339,6 +339,26 @@ int damero_counts_start(const damero_tb *tb, const damero_position *pos, damero_
     return DAMERO_OK;
 }
 
+int damero_counts_run_out(const damero_tb *tb, const damero_position *pos,
+                          const damero_counts *counts, int reading, int *rule)
+{
+    struct search s;
+    struct position p;
+    struct rule_counts c;
+    char err[256];
+    if (!pos || !counts || !rule)
+        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_run_out: a NULL argument");
+    int status = search_init(&s, (damero_tb *)tb, reading);
+    if (status != DAMERO_OK)
+        return status;
+    to_internal(s.row.v, pos, &p);
+    if (position_validate(s.row.v, &p, err, sizeof err) < 0)
+        return probe_fail(DAMERO_ERR_POSITION, err);
+    if ((status = counts_in(&s, &p, counts, &c)) == DAMERO_OK)
+        *rule = rule_counts_expired(&s.row, &p, &c);
+    return status;
+}
+
 /* The facts of a public move of pos: a capture, a man moved, a man crowned. */
 static struct move_facts public_move_facts(const damero_position *pos, const damero_move *m)
 {

@@ -215,6 +215,15 @@ check "probe without --rules prints the rules" test "$(grep -c "under the rules"
 expect 0 "White to move wins" -- probe --variant russian --dir "$t" --count 1=28 --count 2=not-started "W:WKa1,Kb2,Kc3:BKh6"
 expect 0 "the 3 kings v 1 count runs out first" -- \
   probe --variant russian --dir "$t" --count 1=28 --count 2=not-started "W:WKa1,Kb2,Kc3:BKh6"
+# damero line under the rules: a win within the counts is played out in exactly its
+# plies; a blessed loss ends when the count runs out, never beyond it.
+expect 0 '"plies": 23, ' -- line --variant russian --dir "$t" --json --rules "W:WKa1,Kb2,Kc3:BKh6"
+expect 0 '"end": "no move", "rules_result": "win"}' -- line --variant russian --dir "$t" --json --rules "W:WKa1,Kb2,Kc3:BKh6"
+expect 0 '"plies": 10, ' -- line --variant russian --dir "$t" --json --rules "$ex"
+expect 0 '"end": "count", "rules_result": "draw"}' -- line --variant russian --dir "$t" --json --rules "$ex"
+expect 0 "The main road count has run out after 10 plies: a draw." -- line --variant russian --dir "$t" --rules "$ex"
+expect 0 '"plies": 1, ' -- line --variant russian --dir "$t" --json --count 1=28 --count 2=not-started "W:WKa1,Kb2,Kc3:BKh6"
+expect 0 '"end": "count", "rules_result": "draw"}' -- line --variant russian --dir "$t" --json --count 1=28 --count 2=not-started "W:WKa1,Kb2,Kc3:BKh6"
 expect 2 "--count takes RULE=N" -- probe --variant russian --dir "$t" --count "main-road=3" "$ex"
 expect 2 '2 "main road"' -- probe --variant russian --dir "$t" --count "2=121" "$ex"
 expect 2 "--reading takes a whole number from 1 to 2" -- probe --variant russian --dir "$t" --reading 3 "$ex"
