@@ -376,6 +376,18 @@ static void test_international(void **state)
         run_check(root_of(state), &checks[k]);
 }
 
+/* A no-progress rule alone on a kings-only ending: the English 40 moves each (80 plies,
+ * 60 already played at the starts) and the Czech 15 moves each (30 plies, fresh). */
+static void test_no_progress(void **state)
+{
+    static const struct check checks[] = {
+        { "english", "KKvK", 0, 0, 1000, 60, false },
+        { "czech", "KKvK", 0, 0, 1000, 0, false },
+    };
+    for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
+        run_check(root_of(state), &checks[k]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +395,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_russian_kkkvk, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_spanish_kkkvk, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_international, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_no_progress, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
