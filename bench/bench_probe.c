@@ -3,13 +3,18 @@
  *
  * On the tables `damero gen --variant V --pieces N --dir DIR` writes, times WDL probes on
  * one thread with every block cached (warm) and with no cache at all (cold: each probe
- * decompresses, from the OS page cache), and DTM probes warm, over random positions of
+ * decompresses, from the OS page cache), DTM probes warm and probes under the move-limit
+ * rules warm (damero_probe_rules, counts starting at the position), over random positions of
  * exactly N pieces drawn uniformly among all legal ones, and among the quiet ones (no
  * capture for the side to move: what a search mostly probes). Then prints, for every
  * variant with tables in DIR, their size in bits per position. The figures are markdown
  * table lines for bench/RESULTS.md.
  *
- * Usage: bench_probe [--dir DIR] [--variant V] [--pieces N] [--probes N] */
+ * Usage: bench_probe [--dir DIR] [--variant V] [--pieces N] [--probes N] [--rules 1]
+ *
+ * --rules 1 adds the probes under the rules. They are left out by default: a probe under
+ * the rules searches, and in some 4-piece endings (a long no-progress count that man
+ * steps do not reset) the search outgrows its bound (damero.h, damero_probe_rules). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,6 +43,7 @@ struct options {
     const char *dir, *variant;
     int pieces;
     size_t probes;
+    bool rules;
 };
 
 /* The canonical materials of exactly N pieces, to draw positions from. */
@@ -69,13 +75,14 @@ static uint64_t rng_below(uint64_t n)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_probe [--dir DIR] [--variant V] [--pieces N] [--probes N]\n");
+    fprintf(stderr, "usage: bench_probe [--dir DIR] [--variant V] [--pieces N] [--probes N] "
+                    "[--rules 1]\n");
     exit(2);
 }
 
 static struct options parse_options(int argc, char **argv)
 {
-    struct options o = { "tables", "russian", 5, 1000000 };
+    struct options o = { "tables", "russian", 5, 1000000, false };
     for (int k = 1; k < argc; k++) {
         if (k + 1 >= argc)
             usage();
@@ -85,6 +92,8 @@ static struct options parse_options(int argc, char **argv)
             o.variant = argv[++k];
         else if (strcmp(argv[k], "--pieces") == 0)
             o.pieces = atoi(argv[++k]);
+        else if (strcmp(argv[k], "--rules") == 0)
+            o.rules = atoi(argv[++k]) != 0;
         else if (strcmp(argv[k], "--probes") == 0)
             o.probes = atol(argv[++k]) > 0 ? (size_t)atol(argv[k]) : 0;
         else
@@ -241,14 +250,31 @@ static damero_tb *open_tables(const struct options *o, size_t cache_bytes)
     return tb;
 }
 
+enum probe_kind {
+    PROBE_WDL,
+    PROBE_DTM,
+    PROBE_RULES, /* damero_probe_rules with the counts starting at the position */
+};
+
+static int probe_one(damero_tb *tb, const damero_position *pos, enum probe_kind kind)
+{
+    damero_value value;
+    damero_rules_value rules;
+    switch (kind) {
+    case PROBE_WDL: return damero_probe_wdl(tb, pos, &value.wdl);
+    case PROBE_DTM: return damero_probe(tb, pos, &value);
+    case PROBE_RULES: return damero_probe_rules(tb, pos, NULL, 0, &rules);
+    }
+    return DAMERO_ERR_ARGUMENT;
+}
+
 /* Seconds to probe every position once. */
-static double probe_all(damero_tb *tb, const damero_position *pos, size_t n, bool dtm)
+static double probe_all(damero_tb *tb, const damero_position *pos, size_t n,
+                        enum probe_kind kind)
 {
     double start = seconds_now();
     for (size_t k = 0; k < n; k++) {
-        damero_value value;
-        int status = dtm ? damero_probe(tb, &pos[k], &value)
-                         : damero_probe_wdl(tb, &pos[k], &value.wdl);
+        int status = probe_one(tb, &pos[k], kind);
         if (status != DAMERO_OK) {
             fprintf(stderr, "bench_probe: %s\n", damero_error_message());
             exit(1);
@@ -260,10 +286,10 @@ static double probe_all(damero_tb *tb, const damero_position *pos, size_t n, boo
 /* One row: an untimed pass first (fills the cache, brings the files into the page
  * cache), then the timed one. */
 static void measure(damero_tb *tb, const char *probe, const char *cache, const char *which,
-                    const damero_position *pos, size_t n, bool dtm)
+                    const damero_position *pos, size_t n, enum probe_kind kind)
 {
-    probe_all(tb, pos, n, dtm);
-    double seconds = probe_all(tb, pos, n, dtm);
+    probe_all(tb, pos, n, kind);
+    double seconds = probe_all(tb, pos, n, kind);
     printf("| %s | %s | %s | %zu | %.3f | %.3f | %.2f |\n", probe, cache, which, n, seconds,
            seconds / (double)n * 1e6, (double)n / seconds / 1e6);
     fflush(stdout);
@@ -278,14 +304,18 @@ static void print_speed_table(const struct options *o, const damero_position *al
     printf("| probe | cache | positions | probes | seconds | µs/probe | M probes/s |\n"
            "|---|---|---|---|---|---|---|\n");
     damero_tb *tb = open_tables(o, WARM_CACHE_BYTES);
-    measure(tb, "WDL", warm, "all", all, o->probes, false);
-    measure(tb, "WDL", warm, "quiet", quiet, o->probes, false);
-    measure(tb, "DTM+MTC", warm, "all", all, o->probes, true);
-    measure(tb, "DTM+MTC", warm, "quiet", quiet, o->probes, true);
+    measure(tb, "WDL", warm, "all", all, o->probes, PROBE_WDL);
+    measure(tb, "WDL", warm, "quiet", quiet, o->probes, PROBE_WDL);
+    measure(tb, "DTM+MTC", warm, "all", all, o->probes, PROBE_DTM);
+    measure(tb, "DTM+MTC", warm, "quiet", quiet, o->probes, PROBE_DTM);
+    if (o->rules) {
+        measure(tb, "under the rules", warm, "all", all, o->probes, PROBE_RULES);
+        measure(tb, "under the rules", warm, "quiet", quiet, o->probes, PROBE_RULES);
+    }
     damero_close(tb);
     tb = open_tables(o, 0);
-    measure(tb, "WDL", "cold, 0 bytes", "quiet", quiet, cold, false);
-    measure(tb, "WDL", "cold, 0 bytes", "all", all, cold, false);
+    measure(tb, "WDL", "cold, 0 bytes", "quiet", quiet, cold, PROBE_WDL);
+    measure(tb, "WDL", "cold, 0 bytes", "all", all, cold, PROBE_WDL);
     damero_close(tb);
 }
 

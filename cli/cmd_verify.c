@@ -12,7 +12,7 @@
 #include "cli/verify_report.h"
 #include "gen/build.h"
 #include "probe/damero.h"
-#include "verify/coverage.h"
+#include "format/coverage.h"
 #include "verify/verify.h"
 
 static const char help[] =

@@ -23,6 +23,7 @@
 #include "format/tablefile.h"
 #include "format/value.h"
 #include "probe/cache.h"
+#include "probe/probe_fail.h"
 
 _Static_assert(DAMERO_MAX_MOVES == MAX_MOVES, "the public bound is the move generator's");
 _Static_assert(DAMERO_SQUARE_NAME_SIZE == SQUARE_NAME_SIZE, "the public size is notation's");
@@ -91,6 +92,11 @@ static int fail(int status, const char *format, ...)
     vsnprintf(last_error, sizeof last_error, format, args);
     va_end(args);
     return status;
+}
+
+int probe_fail(int status, const char *message)
+{
+    return fail(status, "%s", message);
 }
 
 /* The damero status of a table file error. */

@@ -285,6 +285,130 @@ int damero_start_position(const damero_tb *tb, damero_position *pos);
 int damero_legal_moves(const damero_tb *tb, const damero_position *pos, damero_move *moves,
                        int capacity, int *count);
 
+/* ---- Values under the move-limit rules ----
+ *
+ * Many variants draw an ending when the strong side has not won, or nobody has made
+ * progress, within a number of moves: the forzosa, three kings against one, "15 moves
+ * with kings only", ... (docs/rules.md, section 5). The tables above answer as if no such
+ * rule existed. The calls below answer under the rules: the state of a game is its
+ * position plus, for each rule of the variant, how far the rule's count has run, and the
+ * game is drawn the moment a count runs out (docs/rules.md, 5.10, defines each count).
+ *
+ * A win that the rules make a draw (plain.wdl DAMERO_WIN, wdl DAMERO_DRAW) is a "cursed
+ * win"; a loss they make a draw a "blessed loss".
+ *
+ * Where a rule's sources read its limit differently, `reading` chooses: 0 takes every
+ * rule's first reading, 1 the second of the rules that have two (the others keep their
+ * only one). damero_rule() names the readings. */
+
+#define DAMERO_MAX_RULES 8          /* more rules than any variant has */
+#define DAMERO_COUNT_NOT_STARTED (-1)
+
+/* The counts of a game, filled by the engine from its game's history (or by
+ * damero_counts_start and damero_counts_after), one per rule of the variant in the order
+ * of damero_rule():
+ *
+ * plies[k]: the plies (single moves, either side) played since rule k's count started
+ *           in the game, or DAMERO_COUNT_NOT_STARTED. A rule starts counting when its
+ *           ending arises (a "win within N" rule) or at its last reset (a no-progress
+ *           rule: the last capture, man move or promotion, as the rule says); a rule with
+ *           a precondition (the forzosa: a strong king on the main diagonal) starts when
+ *           the precondition is first met in the ending. "Not started" means the count
+ *           has not started before pos: it then starts at pos if pos starts it (its
+ *           ending and precondition hold), so that counts of all DAMERO_COUNT_NOT_STARTED
+ *           read "the ending arises here". A count given for a rule that does not cover
+ *           pos is ignored. Entries past the variant's rules are ignored. */
+typedef struct damero_counts {
+    int plies[DAMERO_MAX_RULES];
+} damero_counts;
+
+typedef struct damero_rule_info {
+    const char *name;         /* short: "forzosa", "main road" */
+    const char *words;        /* the rule in a sentence */
+    int readings;             /* 1 or 2 */
+    int limit[2];             /* each reading's limit, in its unit */
+    const char *unit[2];      /* "moves of the strong side", "moves each" or "plies" */
+    const char *source[2];    /* who reads it so */
+} damero_rule_info;
+
+/* The number of move-limit rules of the handle's variant (0 to DAMERO_MAX_RULES). */
+int damero_rule_count(const damero_tb *tb);
+
+/* Describes rule k (0 <= k < damero_rule_count). The strings are constants. Returns
+ * DAMERO_OK, or DAMERO_ERR_ARGUMENT when there is no rule k. Thread-safe. */
+int damero_rule(const damero_tb *tb, int k, damero_rule_info *info);
+
+/* The counts at pos when every ending there has just arisen: 0 for each rule that covers
+ * pos (and whose precondition pos meets), DAMERO_COUNT_NOT_STARTED for the others.
+ * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe. */
+int damero_counts_start(const damero_tb *tb, const damero_position *pos,
+                        damero_counts *counts);
+
+/* The counts after `move` (one of pos's moves, as damero_root_moves gives them) is played
+ * from pos with counts: each count runs on by one ply, is reset, ends (its ending left)
+ * or starts. Returns DAMERO_OK, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe. */
+int damero_counts_after(const damero_tb *tb, const damero_position *pos,
+                        const damero_counts *counts, const damero_move *move,
+                        damero_counts *after);
+
+/* Which count has run out at pos, drawing the game: the index of the first such rule
+ * (for damero_rule), or -1 when none has (a game that has ended otherwise is not asked
+ * about here). counts as damero_probe_rules takes them; reading 0 or 1. Returns
+ * DAMERO_OK with *rule set, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe. */
+int damero_counts_run_out(const damero_tb *tb, const damero_position *pos,
+                          const damero_counts *counts, int reading, int *rule);
+
+typedef struct damero_rules_value {
+    damero_value plain;  /* the value without the rules, as damero_probe gives it */
+    int wdl;             /* enum damero_wdl under the rules, for the side to move */
+    int plies;           /* under the rules: the plies to the end of the game, the winner
+                            taking the fewest that stay within every count, the loser the
+                            most; -1 in a draw. Playing a move whose value keeps wdl and
+                            lowers plies by one stays within the rules. */
+    int rule;            /* in a cursed win or a blessed loss, the running count with the
+                            fewest plies left (index for damero_rule); otherwise -1 */
+    int tables_beyond;   /* 1 when the search met a won or lost position in which no count
+                            runs and took the tables' value there: a count that would start
+                            later on that line (a rule's ending reached by a capture or
+                            promotion) is not followed. 0: the value is exact. */
+    damero_counts counts; /* the counts of pos as the value takes them: the given ones,
+                            those that start at pos started (0), those of rules not in
+                            force DAMERO_COUNT_NOT_STARTED */
+} damero_rules_value;
+
+/* The value of pos under the variant's move-limit rules, given the counts (NULL: as
+ * damero_counts_start gives them) and the reading (0 or 1, see above).
+ *
+ * Cost: a draw without the rules, or a win or loss that a count's remaining plies cannot
+ * hold (by DTM, or by MTC for a count reset by captures and man moves), is answered from
+ * the tables at about the cost of damero_probe. Otherwise the call searches the game
+ * tree under the counts, with a transposition table, probing the DTM and MTC tables at
+ * every node: from about a thousand probes for a fresh 5-move count to a few hundred
+ * thousand for a long count in a large ending; the search takes memory (about 100 bytes
+ * per state) and returns DAMERO_ERR_MEMORY beyond 4 million states.
+ *
+ * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer, a reading other than 0 or 1),
+ * or an error of damero_probe. Thread-safe. */
+int damero_probe_rules(damero_tb *tb, const damero_position *pos,
+                       const damero_counts *counts, int reading, damero_rules_value *value);
+
+typedef struct damero_rules_move {
+    damero_move move;            /* the move and its value without the rules */
+    damero_rules_value value;    /* what it is worth under the rules to the side that plays
+                                    it: plies count from before the move; value.counts are
+                                    the counts after it, for the next call */
+} damero_rules_move;
+
+/* Every legal move of pos scored under the rules, best first: wins under the rules by
+ * the fewest plies, then draws (a win that the rules make a draw before a plain draw,
+ * before a blessed loss), then losses by the most plies; ties as damero_root_moves.
+ * counts and reading as damero_probe_rules; moves has room for capacity moves.
+ * Returns as damero_root_moves and damero_probe_rules. Costs about one damero_probe_rules
+ * per move (the moves' searches share one transposition table). Thread-safe. */
+int damero_root_moves_rules(damero_tb *tb, const damero_position *pos,
+                            const damero_counts *counts, int reading,
+                            damero_rules_move *moves, int capacity, int *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,7 @@
 #define DAMERO_VERIFY_COUNT_START_H
 
 #include "gen/tableset.h"
-#include "verify/coverage.h"
+#include "format/coverage.h"
 #include "verify/verify.h"
 
 /* For each side to move and reading k, adds to res[side][k] the won positions of t

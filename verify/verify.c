@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "verify/count_start.h"
-#include "verify/coverage.h"
+#include "format/coverage.h"
 #include "verify/reset_distance.h"
 
 /* ---- counting a rule's positions and wins ---- */

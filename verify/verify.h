@@ -8,7 +8,7 @@
  * with man steps not counted (verify/reset_distance.h). A rule whose count starts when
  * its precondition is first met (the forzosa) also gets the positions before that: from
  * which of them the strong side can force entering the count in a position it then wins
- * in time (verify/count_start.h). Which positions a rule covers: verify/coverage.h. */
+ * in time (verify/count_start.h). Which positions a rule covers: format/coverage.h. */
 #ifndef DAMERO_VERIFY_H
 #define DAMERO_VERIFY_H
 

@@ -1,4 +1,4 @@
-#include "verify/coverage.h"
+#include "format/coverage.h"
 
 #include <string.h>
 

@@ -1,0 +1,142 @@
+#include "format/rule_state.h"
+
+int rule_row_init(struct rule_row *row, const struct variant *v, int reading)
+{
+    int n = 0;
+    while (v->move_limits[n].name)
+        n++;
+    if (n > RULES_MAX || reading < 0 || reading > 1)
+        return -1;
+    row->v = v;
+    row->num = n;
+    row->reading = reading;
+    for (int k = 0; k < n; k++)
+        row->cond[k] = condition_of(v, &v->move_limits[k].precondition);
+    return 0;
+}
+
+bool rule_in_force(const struct rule_row *row, int k, const struct position *p,
+                   enum side *strong)
+{
+    struct material m = material_of(p);
+    if (material_side_pieces(&m, WHITE) >= material_side_pieces(&m, BLACK) &&
+        rule_covers(row_rule(row, k), &m)) {
+        *strong = WHITE;
+        return true;
+    }
+    struct material flipped = material_flipped(&m);
+    *strong = BLACK;
+    return material_side_pieces(&flipped, WHITE) >= material_side_pieces(&flipped, BLACK) &&
+           rule_covers(row_rule(row, k), &flipped);
+}
+
+/* Whether p meets rule k's precondition, seen with the strong side as White. */
+static bool precondition_met(const struct rule_row *row, int k, const struct position *p,
+                             enum side strong)
+{
+    if (!rule_has_precondition(row_rule(row, k)))
+        return true;
+    if (strong == WHITE)
+        return condition_meets(&row->cond[k], p);
+    struct position flipped;
+    position_flip_colours(row->v, p, &flipped);
+    return condition_meets(&row->cond[k], &flipped);
+}
+
+struct move_facts move_facts_of(const struct position *p, const struct move *m)
+{
+    return (struct move_facts){ .capture = m->captured != 0,
+                                .man_move = (p->men[p->side] & bb_of(m->from)) != 0,
+                                .promotion = m->promotes };
+}
+
+/* The count of rule k at p when it has not been running before p. */
+static int count_at_start(const struct rule_row *row, int k, const struct position *p)
+{
+    enum side strong;
+    if (!rule_in_force(row, k, p, &strong))
+        return RULE_COUNT_NOT_STARTED;
+    return precondition_met(row, k, p, strong) ? 0 : RULE_COUNT_NOT_STARTED;
+}
+
+/* Whether rule k's count, once started, runs until the game ends: a "win within" rule
+ * asks for the end of the game, whatever captures happen on the way (the forzosa's
+ * lone king taking a sacrificed king ends neither the ending's count nor the task). */
+static bool runs_to_the_end(const struct rule_row *row, int k)
+{
+    return row_rule(row, k)->kind == LIMIT_WIN_WITHIN;
+}
+
+void rule_counts_settle(const struct rule_row *row, const struct position *p,
+                        struct rule_counts *counts)
+{
+    for (int k = 0; k < row->num; k++) {
+        enum side strong;
+        bool running = counts->plies[k] != RULE_COUNT_NOT_STARTED;
+        if (!rule_in_force(row, k, p, &strong) && !(running && runs_to_the_end(row, k)))
+            counts->plies[k] = RULE_COUNT_NOT_STARTED;
+        else if (!running)
+            counts->plies[k] = count_at_start(row, k, p);
+    }
+    for (int k = row->num; k < RULES_MAX; k++)
+        counts->plies[k] = RULE_COUNT_NOT_STARTED;
+}
+
+/* Whether the move resets a no-progress count of rule k. */
+static bool resets(const struct move_limit_rule *rule, struct move_facts f)
+{
+    switch (rule->reset) {
+    case RESET_NONE:
+        return false;
+    case RESET_CAPTURE_OR_MAN_MOVE:
+        return f.capture || f.man_move;
+    case RESET_CAPTURE_OR_PROMOTION:
+        return f.capture || f.promotion;
+    }
+    return false;
+}
+
+void rule_counts_after(const struct rule_row *row, const struct position *p,
+                       const struct rule_counts *in, struct move_facts f,
+                       const struct position *child, struct rule_counts *out)
+{
+    for (int k = 0; k < RULES_MAX; k++) {
+        enum side strong;
+        int count = k < row->num ? in->plies[k] : RULE_COUNT_NOT_STARTED;
+        bool running = count != RULE_COUNT_NOT_STARTED;
+        if (k >= row->num)
+            out->plies[k] = RULE_COUNT_NOT_STARTED;
+        else if (running && runs_to_the_end(row, k))
+            out->plies[k] = count + 1;
+        else if (!rule_in_force(row, k, child, &strong))
+            out->plies[k] = RULE_COUNT_NOT_STARTED; /* the ending is left: the count ends */
+        else if (running && rule_in_force(row, k, p, &strong))
+            out->plies[k] = resets(row_rule(row, k), f) ? 0 : count + 1;
+        else
+            out->plies[k] = count_at_start(row, k, child); /* the ending arises here */
+    }
+}
+
+int rule_limit_plies(const struct rule_row *row, int k, const struct position *p, int count)
+{
+    const struct move_limit_rule *rule = row_rule(row, k);
+    const struct limit_reading *r =
+        &rule->readings[row->reading < move_limit_readings(rule) ? row->reading : 0];
+    struct material m = material_of(p);
+    int white = material_side_pieces(&m, WHITE), black = material_side_pieces(&m, BLACK);
+    /* the side to move when the count started; with as many pieces each, the side that
+     * moved first counts as the strong one */
+    enum side first = count % 2 ? side_other(p->side) : p->side;
+    enum side strong = white >= black ? WHITE : BLACK;
+    return reading_plies(r, rule->kind, white == black || first == strong);
+}
+
+int rule_counts_expired(const struct rule_row *row, const struct position *p,
+                        const struct rule_counts *counts)
+{
+    for (int k = 0; k < row->num; k++)
+        if (counts->plies[k] != RULE_COUNT_NOT_STARTED &&
+            counts->plies[k] >= rule_limit_plies(row, k, p, counts->plies[k]))
+            return k;
+    return -1;
+}

@@ -1,0 +1,401 @@
+/* Values under the move-limit rules (damero_probe_rules) against a brute-force solver.
+ *
+ * The solver here shares nothing with the library's search and reads no table: it builds
+ * the explicit graph of the (position, counts) states reachable from a set of starting
+ * states, by the moves of the game and the counts' definition (format/rule_state.h,
+ * docs/rules.md 5.10), makes the ended games and the run-out counts its leaves, and
+ * solves it by plain iteration, one ply level at a time: a state is won in n plies when
+ * a move leads to a state lost in n - 1, lost in n when every move leads to a state won
+ * in at most n - 1 and one in exactly n - 1; what is never settled is a draw. Every
+ * starting state and a sample of the others must get the library's value and plies. */
+#define _XOPEN_SOURCE 700
+#include "tests/probe_util.h"
+
+#include "core/game_end.h"
+#include "format/index.h"
+#include "format/rule_state.h"
+#include "tests/file_util.h"
+#include "tests/random_position.h"
+
+/* ---- the explicit state graph ---- */
+
+struct state {
+    struct position p;
+    struct rule_counts c;
+};
+
+struct graph {
+    struct state *states;
+    uint32_t *first;   /* per state, where its moves start in `to`; first[n] ends */
+    uint32_t *to;
+    uint32_t *slots;   /* hash of states: index + 1, 0 empty */
+    size_t n, cap, edges, edge_cap, slot_cap;
+};
+
+static uint64_t state_hash(const struct state *s)
+{
+    uint64_t h = s->p.side;
+    const uint64_t words[4] = { s->p.men[0], s->p.men[1], s->p.kings[0], s->p.kings[1] };
+    for (int k = 0; k < 4; k++)
+        h = (h ^ words[k]) * 0x9e3779b97f4a7c15u, h ^= h >> 32;
+    for (int k = 0; k < RULES_MAX; k++)
+        h = (h ^ (uint64_t)(s->c.plies[k] + 1)) * 0xbf58476d1ce4e5b9u, h ^= h >> 29;
+    return h;
+}
+
+static bool state_equal(const struct state *a, const struct state *b)
+{
+    return position_equal(&a->p, &b->p) && a->p.side == b->p.side &&
+           memcmp(&a->c, &b->c, sizeof a->c) == 0;
+}
+
+static uint32_t *graph_slot(struct graph *g, const struct state *s)
+{
+    size_t i = state_hash(s) & (g->slot_cap - 1);
+    while (g->slots[i] && !state_equal(&g->states[g->slots[i] - 1], s))
+        i = (i + 1) & (g->slot_cap - 1);
+    return &g->slots[i];
+}
+
+/* The state's number, adding it when new. */
+static uint32_t graph_add(struct graph *g, const struct state *s)
+{
+    if (2 * (g->n + 1) > g->slot_cap) {
+        free(g->slots);
+        g->slot_cap = g->slot_cap ? 2 * g->slot_cap : 1 << 16;
+        g->slots = calloc(g->slot_cap, sizeof *g->slots);
+        assert_non_null(g->slots);
+        for (size_t k = 0; k < g->n; k++)
+            *graph_slot(g, &g->states[k]) = (uint32_t)k + 1;
+    }
+    uint32_t *slot = graph_slot(g, s);
+    if (*slot)
+        return *slot - 1;
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 1 << 16;
+        g->states = realloc(g->states, g->cap * sizeof *g->states);
+        assert_non_null(g->states);
+    }
+    g->states[g->n] = *s;
+    *slot = (uint32_t)++g->n;
+    return (uint32_t)g->n - 1;
+}
+
+/* Whether the game is over at s (no piece or no move, or the rule on lone pieces), or a
+ * count has run out: the state is a leaf. */
+static bool is_leaf(const struct rule_row *row, const struct state *s, struct move_list *list)
+{
+    if (lone_piece_end(row->v, &s->p) != GAME_GOES_ON)
+        return true;
+    generate_moves(row->v, &s->p, 0, list);
+    return list->count == 0 || rule_counts_expired(row, &s->p, &s->c) >= 0;
+}
+
+/* Every state reachable from the n_roots first states of g, breadth first. */
+static void graph_explore(struct graph *g, const struct rule_row *row)
+{
+    struct move_list *list = malloc(sizeof *list);
+    assert_non_null(list);
+    g->first = malloc(sizeof *g->first);
+    for (size_t k = 0; k < g->n; k++) {
+        g->first = realloc(g->first, (k + 2) * sizeof *g->first);
+        assert_non_null(g->first);
+        g->first[k] = (uint32_t)g->edges;
+        struct state s = g->states[k];
+        if (is_leaf(row, &s, list))
+            continue;
+        for (int m = 0; m < list->count; m++) {
+            struct state child;
+            make_move(&s.p, &list->moves[m], &child.p);
+            rule_counts_after(row, &s.p, &s.c, move_facts_of(&s.p, &list->moves[m]),
+                              &child.p, &child.c);
+            uint32_t t = graph_add(g, &child);
+            if (g->edges == g->edge_cap) {
+                g->edge_cap = g->edge_cap ? 2 * g->edge_cap : 1 << 16;
+                g->to = realloc(g->to, g->edge_cap * sizeof *g->to);
+                assert_non_null(g->to);
+            }
+            g->to[g->edges++] = t;
+        }
+    }
+    g->first[g->n] = (uint32_t)g->edges;
+    free(list);
+}
+
+/* Values: 0 unsettled (a draw in the end), else wdl and plies. */
+struct solved {
+    int wdl;    /* DAMERO_WIN, DAMERO_LOSS, or DAMERO_DRAW */
+    int plies;  /* -1 for a draw */
+    bool settled;
+};
+
+/* Plain iteration, level by level, as the file's comment says. */
+static struct solved *graph_solve(const struct graph *g, const struct rule_row *row)
+{
+    struct solved *v = calloc(g->n, sizeof *v);
+    assert_non_null(v);
+    for (size_t k = 0; k < g->n; k++) {
+        const struct state *s = &g->states[k];
+        enum game_end end = lone_piece_end(row->v, &s->p);
+        v[k] = (struct solved){ DAMERO_DRAW, -1, false };
+        if (end != GAME_GOES_ON)
+            v[k] = (struct solved){ end == GAME_WON ? DAMERO_WIN : end == GAME_LOST ? DAMERO_LOSS
+                                                                                   : DAMERO_DRAW,
+                                    end == GAME_DRAWN ? -1 : 0, true };
+        else if (g->first[k] == g->first[k + 1] && count_moves(row->v, &s->p, 0) == 0)
+            v[k] = (struct solved){ row->v->giveaway ? DAMERO_WIN : DAMERO_LOSS, 0, true };
+        else if (g->first[k] == g->first[k + 1]) /* a count has run out */
+            v[k].settled = true;
+    }
+    for (int level = 1, changed = 1; changed; level++) {
+        changed = 0;
+        for (size_t k = 0; k < g->n; k++) {
+            if (v[k].settled)
+                continue;
+            bool win = false, all_won = true, one_at_level = false;
+            for (uint32_t e = g->first[k]; e < g->first[k + 1]; e++) {
+                struct solved c = v[g->to[e]];
+                bool fresh = c.settled && c.plies == level - 1;
+                win |= fresh && c.wdl == DAMERO_LOSS;
+                all_won &= c.settled && c.wdl == DAMERO_WIN && c.plies <= level - 1;
+                one_at_level |= fresh && c.wdl == DAMERO_WIN;
+            }
+            if (win || (all_won && one_at_level)) {
+                v[k] = (struct solved){ win ? DAMERO_WIN : DAMERO_LOSS, level, false };
+                changed = 1;
+            }
+        }
+        /* settled only now, so that a level reads the levels before it alone */
+        for (size_t k = 0; k < g->n; k++)
+            if (!v[k].settled && v[k].plies == level)
+                v[k].settled = true;
+        changed |= level < 2; /* no ply-1 result yet does not end the walk */
+    }
+    return v;
+}
+
+static void graph_free(struct graph *g)
+{
+    free(g->states);
+    free(g->first);
+    free(g->to);
+    free(g->slots);
+}
+
+/* ---- the comparison ---- */
+
+struct check {
+    const char *variant;
+    const char *material;
+    int reading;
+    int roots;     /* starting positions: every position of the material when 0, else a
+                      sample of that many (both sides to move each) */
+    int others;    /* about this many of the other states are compared too */
+    int played;    /* the plies every count running at a start has already run (so that
+                      the graph of a large material stays small) */
+    bool counting; /* only starts where every rule in force counts (the forzosa started) */
+};
+
+static void add_root(struct graph *g, const struct rule_row *row, const struct position *p,
+                     const struct check *ch)
+{
+    struct state s = { .p = *p };
+    for (int k = 0; k < RULES_MAX; k++)
+        s.c.plies[k] = RULE_COUNT_NOT_STARTED;
+    rule_counts_settle(row, p, &s.c);
+    for (int k = 0; k < row->num; k++) {
+        enum side strong;
+        if (s.c.plies[k] != RULE_COUNT_NOT_STARTED)
+            s.c.plies[k] = ch->played;
+        else if (ch->counting && rule_in_force(row, k, p, &strong))
+            return;
+    }
+    graph_add(g, &s);
+}
+
+/* Compares state k with the library; returns whether it was compared (exact). */
+static bool compare_state(damero_tb *tb, const struct variant *v, const struct graph *g,
+                          const struct solved *solved, size_t k, int reading)
+{
+    const struct state *s = &g->states[k];
+    damero_position pos = public_position(v, &s->p);
+    damero_counts counts;
+    damero_rules_value value;
+    for (int r = 0; r < DAMERO_MAX_RULES; r++)
+        counts.plies[r] = s->c.plies[r];
+    if (damero_probe_rules(tb, &pos, &counts, reading, &value) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    if (value.tables_beyond)
+        return false;
+    if (value.wdl != solved[k].wdl || value.plies != solved[k].plies) {
+        char fen[FEN_SIZE];
+        fen_print(v, &s->p, fen);
+        fail_msg("%s %s counts %d %d %d %d %d %d: library %d in %d, brute force %d in %d",
+                 v->name, fen, s->c.plies[0], s->c.plies[1], s->c.plies[2], s->c.plies[3],
+                 s->c.plies[4], s->c.plies[5], value.wdl, value.plies, solved[k].wdl,
+                 solved[k].plies);
+    }
+    return true;
+}
+
+static void run_check(const char *root, const struct check *ch)
+{
+    const struct variant *v = variant_by_name(ch->variant);
+    struct material wanted[64];
+    const char *names[] = { ch->material, NULL };
+    int n = test_materials(v, 3, names, wanted, 64);
+    build_on_disk(v, root, wanted, n);
+
+    struct rule_row row;
+    struct material_index ix;
+    struct graph g = { 0 };
+    assert_int_equal(rule_row_init(&row, v, ch->reading), 0);
+    assert_int_equal(index_init(&ix, v, &wanted[n - 1]), 0);
+    uint64_t seed = 12345;
+    size_t roots = ch->roots ? (size_t)ch->roots : (size_t)ix.size;
+    for (size_t r = 0; r < roots; r++) {
+        uint64_t i = ch->roots ? random_next(&seed) % ix.size : r;
+        for (int side = WHITE; side <= BLACK; side++) {
+            struct position p;
+            index_position(&ix, i, (enum side)side, &p);
+            if (position_pieces(&p, side_other(p.side))) /* a position that stands */
+                add_root(&g, &row, &p, ch);
+        }
+    }
+    size_t n_roots = g.n;
+
+    graph_explore(&g, &row);
+
+    struct solved *solved = graph_solve(&g, &row);
+
+    damero_tb *tb;
+    assert_int_equal(damero_open(v->name, root, 16 << 20, &tb), DAMERO_OK);
+    size_t compared = 0, won = 0, cursed = 0, every = g.n / (size_t)ch->others + 1;
+    for (size_t k = 0; k < g.n; k++)
+        if ((k < n_roots || k % every == 0) &&
+            compare_state(tb, v, &g, solved, k, ch->reading)) {
+            compared++;
+            won += solved[k].wdl != DAMERO_DRAW;
+        }
+    /* the cursed wins among the roots: the rules matter in this material */
+    for (size_t k = 0; k < n_roots; k++) {
+        damero_value plain;
+        damero_position pos = public_position(v, &g.states[k].p);
+        assert_int_equal(damero_probe(tb, &pos, &plain), DAMERO_OK);
+        cursed += plain.wdl != DAMERO_DRAW && solved[k].wdl == DAMERO_DRAW;
+    }
+    print_message("%s %s reading %d, %d plies played: %zu states, %zu compared, %zu won "
+                  "or lost, %zu starts the rules draw\n", v->name, ch->material, ch->reading,
+                  ch->played, g.n, compared, won, cursed);
+    assert_true(compared >= n_roots / 2);
+    assert_true(won > 0);
+    damero_close(tb);
+    free(solved);
+    graph_free(&g);
+    index_free(&ix);
+}
+
+static int setup(void **state)
+{
+    return temp_dir_setup(state, "rules-probe");
+}
+
+static const char *root_of(void **state)
+{
+    return ((struct temp_dir *)*state)->dir;
+}
+
+static void test_russian_small(void **state)
+{
+    static const struct check checks[] = {
+        { "russian", "KKvK", 0, 0, 1000, 0, false },
+        { "russian", "KKvK", 1, 0, 1000, 0, false },
+        { "russian", "KMvK", 0, 2000, 1000, 0, false },
+        { "russian", "KMvK", 0, 2000, 1000, 3, false },
+    };
+    for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
+        run_check(root_of(state), &checks[k]);
+}
+
+/* The value of fen with fresh counts under reading, and without the rules. */
+static void expect_rules_value(const char *root, const char *variant, const char *fen, int reading,
+                         int plain_wdl, int plain_dtm, int wdl, int plies)
+{
+    damero_tb *tb;
+    damero_position pos;
+    damero_rules_value v;
+    assert_int_equal(damero_open(variant, root, 1 << 20, &tb), DAMERO_OK);
+    assert_int_equal(damero_parse_fen(tb, fen, &pos), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, reading, &v), DAMERO_OK);
+    assert_int_equal(v.plain.wdl, plain_wdl);
+    assert_int_equal(v.plain.dtm, plain_dtm);
+    assert_int_equal(v.wdl, wdl);
+    assert_int_equal(v.plies, plies);
+    assert_int_equal(v.tables_beyond, 0);
+    damero_close(tb);
+}
+
+static void test_russian_kkkvk(void **state)
+{
+    static const struct check checks[] = {
+        { "russian", "KKKvK", 0, 12, 1000, 24, false },
+        { "russian", "KKKvK", 1, 12, 1000, 10, false },
+    };
+    for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
+        run_check(root_of(state), &checks[k]);
+    /* the issue's example: a loss in 26 plies that the main road (5 moves, from the lone
+     * king on e5) makes a draw, under either reading */
+    for (int reading = 0; reading < 2; reading++)
+        expect_rules_value(root_of(state), "russian", "B:WKa1,Kb2,Kc3:BKe5", reading, DAMERO_LOSS,
+                     26, DAMERO_DRAW, -1);
+}
+
+static void test_spanish_kkkvk(void **state)
+{
+    static const struct check checks[] = {
+        { "spanish", "KKKvK", 0, 40, 1000, 16, true },
+        { "spanish", "KKKvK", 1, 40, 1000, 18, true },
+    };
+    for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
+        run_check(root_of(state), &checks[k]);
+    /* the issue's example: a win in 25 plies, 13 moves of White from the forzosa's start;
+     * a draw under the 12-move reading, a win under the 13-move one */
+    expect_rules_value(root_of(state), "spanish", "W:WK1,K5,K10:BK2", 0, DAMERO_WIN, 25,
+                 DAMERO_DRAW, -1);
+    expect_rules_value(root_of(state), "spanish", "W:WK1,K5,K10:BK2", 1, DAMERO_WIN, 25,
+                 DAMERO_WIN, 25);
+}
+
+static void test_international(void **state)
+{
+    static const struct check checks[] = {
+        { "international", "KKvK", 0, 2000, 1000, 0, false },
+        { "international", "KMvK", 0, 2000, 1000, 0, false },
+    };
+    for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
+        run_check(root_of(state), &checks[k]);
+}
+
+/* A no-progress rule alone on a kings-only ending: the English 40 moves each (80 plies,
+ * 60 already played at the starts) and the Czech 15 moves each (30 plies, fresh). */
+static void test_no_progress(void **state)
+{
+    static const struct check checks[] = {
+        { "english", "KKvK", 0, 0, 1000, 60, false },
+        { "czech", "KKvK", 0, 0, 1000, 0, false },
+    };
+    for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
+        run_check(root_of(state), &checks[k]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_russian_small, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_russian_kkkvk, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_spanish_kkkvk, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_international, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_no_progress, setup, temp_dir_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
