@@ -421,9 +421,13 @@ static int find_table(const damero_tb *tb, const struct position *p, unsigned ne
     *t = tb->by_code[material_code(&l.material)];
     for (int metric = METRIC_WDL; metric <= METRIC_MTC; metric++)
         if ((needed & NEEDS(metric)) && (!*t || !(*t)->file[metric - 1].file)) {
+            bool wdl_only = *t && (*t)->file[METRIC_WDL - 1].file &&
+                            ((*t)->file[METRIC_WDL - 1].info.flags & TABLE_FLAG_WDL_ONLY);
             material_name(&l.material, name);
-            return fail(DAMERO_ERR_MISSING, "no %s table for %s in %s",
-                        table_metric_suffix((enum table_metric)metric), name, tb->dir);
+            return fail(DAMERO_ERR_MISSING, "no %s table for %s in %s%s",
+                        table_metric_suffix((enum table_metric)metric), name, tb->dir,
+                        wdl_only ? ": its tables were built WDL-only (damero gen --metrics "
+                                   "wdl), without DTM and MTC" : "");
         }
     return DAMERO_OK;
 }
