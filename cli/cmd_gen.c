@@ -1,9 +1,11 @@
 /* damero gen: build tables, every material up to a number of pieces or named ones. */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -13,7 +15,7 @@
 
 static const char help[] =
     "usage: damero gen --variant NAME (--pieces N | MATERIAL...) [--threads T] [--dir DIR]\n"
-    "                  [--self-check]\n"
+    "                  [--self-check] [--memory GB] [--estimate] [--metrics wdl|all]\n"
     "\n"
     "Builds endgame tables (WDL, DTM and MTC, both sides to move) by retrograde analysis,\n"
     "with every table they depend on, fewest pieces first. Tables already built and intact\n"
@@ -28,6 +30,13 @@ static const char help[] =
     "  --self-check    recompute every position of every table (built or found) from its\n"
     "                  moves and stop at the first that disagrees ('--verify' is the old\n"
     "                  name, kept for now; 'damero verify' is another command)\n"
+    "  --memory GB     the memory the build may use (default: three quarters of the\n"
+    "                  machine's RAM); a build whose estimated peak does not fit is refused\n"
+    "                  before it starts, naming the material and the memory it needs\n"
+    "  --estimate      print the plan's size and estimated peak memory, build nothing\n"
+    "  --metrics wdl   build WDL tables only (MATERIAL.wdl, exact values): no DTM or MTC,\n"
+    "                  less time and memory; probes and 'damero verify' that need DTM or\n"
+    "                  MTC say they are missing. 'all' (the default) builds all three\n"
     "\n"
     "A progress bar is drawn on stderr when it is a terminal. The summary on stdout gives\n"
     "the tables built and found, positions solved and positions per second.\n";
@@ -38,10 +47,51 @@ struct gen_args {
     const struct variant *v;
     const char *dir;
     int pieces, threads;
-    bool self_check;
+    bool self_check, estimate_only, wdl_only;
+    double memory_gb; /* 0: the default share of the machine's RAM */
     struct material wanted[MAX_WANTED];
     int num_wanted;
 };
+
+static int parse_gigabytes(const char *text, double *gb)
+{
+    char *end;
+    errno = 0;
+    *gb = strtod(text, &end);
+    if (errno || end == text || *end != '\0' || !(*gb >= 0.001 && *gb <= 1e6)) {
+        usage_error("gen", "--memory takes a number of gigabytes such as 16 or 0.5, not '%s'",
+                    text);
+        return -1;
+    }
+    return 0;
+}
+
+#define GB (1024.0 * 1024 * 1024)
+
+/* The default budget: three quarters of the machine's RAM, leaving room for the system
+ * and the page cache the table files are read through. */
+static double default_budget(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page_size > 0 ? 0.75 * (double)pages * (double)page_size : 0;
+}
+
+static void print_estimate(const struct gen_args *a, const struct build_estimate *e,
+                           double budget)
+{
+    char name[MATERIAL_NAME_SIZE], peak[32], solving[32], held[32], limit[32];
+    material_name(&e->peak_material, name);
+    memory_text(e->peak_bytes, peak, sizeof peak);
+    memory_text(e->peak_solving, solving, sizeof solving);
+    memory_text(e->peak_held, held, sizeof held);
+    memory_text(budget, limit, sizeof limit);
+    printf("%s: %d materials, %.4g positions (both sides to move)\n", a->v->name, e->materials,
+           e->positions);
+    printf("peak memory about %s, solving %s (%.4g positions per side): %s for it, "
+           "%s of finished tables held for reading\n",
+           peak, name, e->peak_positions, solving, held);
+    printf("budget %s: %s\n", limit, e->peak_bytes <= budget ? "fits" : "does not fit");
+}
 
 static int parse_args(int argc, char **argv, struct gen_args *a)
 {
@@ -52,6 +102,9 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         { "dir", required_argument, NULL, 'd' },
         { "self-check", no_argument, NULL, 'S' },
         { "verify", no_argument, NULL, 'S' }, /* the old name of --self-check */
+        { "memory", required_argument, NULL, 'm' },
+        { "estimate", no_argument, NULL, 'e' },
+        { "metrics", required_argument, NULL, 'M' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -79,12 +132,26 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
                 return EXIT_USAGE;
             break;
         case 'S': a->self_check = true; break;
+        case 'e': a->estimate_only = true; break;
+        case 'M':
+            if (strcmp(optarg, "wdl") != 0 && strcmp(optarg, "all") != 0)
+                return usage_error("gen", "--metrics takes 'wdl' (WDL tables only) or 'all' "
+                                   "(WDL, DTM and MTC), not '%s'", optarg);
+            a->wdl_only = strcmp(optarg, "wdl") == 0;
+            break;
+        case 'm':
+            if (parse_gigabytes(optarg, &a->memory_gb) < 0)
+                return EXIT_USAGE;
+            break;
         case 'h': fputs(help, stdout); return -1;
         default: return option_error("gen", opt, argv);
         }
     }
     if (!a->v)
         return usage_error("gen", "--variant is required");
+    if (a->wdl_only && a->self_check)
+        return usage_error("gen", "--self-check checks DTM and MTC, which --metrics wdl does "
+                           "not build; leave one out");
     for (int k = optind; k < argc; k++) {
         if (a->num_wanted == MAX_WANTED)
             return usage_error("gen", "more than %d materials", MAX_WANTED);
@@ -103,7 +170,9 @@ int cmd_gen(int argc, char **argv)
 {
     struct gen_args a = { .dir = default_table_dir() };
     struct build_report report;
-    struct build_options options = { .progress = isatty(STDERR_FILENO), .report = &report };
+    struct build_estimate estimate;
+    struct build_options options = { .progress = isatty(STDERR_FILENO), .report = &report,
+                                     .estimate = &estimate };
     struct tableset ts;
     char dir[4096], err[2048];
     int status = parse_args(argc, argv, &a);
@@ -113,14 +182,22 @@ int cmd_gen(int argc, char **argv)
     if (a.threads)
         omp_set_num_threads(a.threads);
     options.self_check = a.self_check;
+    options.estimate_only = a.estimate_only;
+    options.memory_budget = a.memory_gb > 0 ? a.memory_gb * GB : default_budget();
     snprintf(dir, sizeof dir, "%s/%s", a.dir, a.v->name);
     tableset_init(&ts, a.v, dir);
+    ts.dtm_only = !a.self_check; /* solving reads DTM only; the self-check reads MTC too */
+    ts.wdl_only = a.wdl_only;
     status = build_materials(&ts, a.wanted, a.num_wanted, &options, err, sizeof err);
     tableset_free(&ts);
+    if (a.estimate_only) /* the estimate is the answer, whether it fits or not */
+        print_estimate(&a, &estimate, options.memory_budget);
     if (status < 0) {
         fprintf(stderr, "damero gen: %s\n", err);
         return EXIT_FAILURE_RUN;
     }
+    if (a.estimate_only)
+        return EXIT_OK;
     printf("%s: %d table%s built, %d found intact, in %s\n", a.v->name, report.built,
            report.built == 1 ? "" : "s", report.found, dir);
     printf("%" PRIu64 " positions solved in %.1f s (%.1f M positions/s, %d threads)\n",

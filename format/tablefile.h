@@ -37,7 +37,10 @@
 
 enum table_metric { METRIC_WDL = 1, METRIC_DTM = 2, METRIC_MTC = 3 };
 
-enum table_flags { TABLE_FLAG_CAPTURES_DONT_CARE = 1 };
+/* TABLE_FLAG_WDL_ONLY marks the WDL file of a table built without DTM and MTC (damero
+ * gen --metrics wdl): no .dtm or .mtc file goes with it, and its values are exact (no
+ * don't-cares), since later builds read them. */
+enum table_flags { TABLE_FLAG_CAPTURES_DONT_CARE = 1, TABLE_FLAG_WDL_ONLY = 2 };
 
 /* What went wrong reading a table; the functions below return these (0 or negative). */
 enum table_status {

@@ -22,6 +22,9 @@ struct plan {
     struct material list[MAX_MATERIALS]; /* building order */
     int count;
     int last_use[MAX_MATERIALS];         /* the last item that reads each one */
+    double positions[MAX_MATERIALS];     /* per side to move (estimated when kings only) */
+    int reads[MAX_MATERIALS][MAX_SUCCESSORS]; /* the items each one reads: its successors */
+    int num_reads[MAX_MATERIALS];
 };
 
 static int compare_materials(const void *a, const void *b) { return material_compare(a, b); }
@@ -50,29 +53,8 @@ static int find(const struct plan *plan, const struct material *m)
     return -1;
 }
 
-static void make_plan(const struct variant *v, const struct material *wanted, int n,
-                      struct plan *plan)
-{
-    bool seen[MATERIAL_CODES] = { false };
-    struct material next[MAX_SUCCESSORS];
-    plan->count = 0;
-    for (int k = 0; k < n; k++)
-        add_with_successors(v, wanted[k], seen, plan);
-    qsort(plan->list, (size_t)plan->count, sizeof plan->list[0], compare_materials);
-    for (int k = 0; k < plan->count; k++)
-        plan->last_use[k] = k;
-    for (int k = 0; k < plan->count; k++) {
-        int s = material_successors(v, &plan->list[k], next, MAX_SUCCESSORS);
-        for (int j = 0; j < s; j++) {
-            int at = find(plan, &next[j]);
-            if (at >= 0 && plan->last_use[at] < k)
-                plan->last_use[at] = k;
-        }
-    }
-}
-
-/* Positions of a material per side to move, roughly (symmetry reduction assumed
- * perfect): for the progress bar's estimate of the time left. */
+/* Positions of a material per side to move, counting every square as open to men and
+ * the symmetry reduction as perfect: close for kings only, high for men. */
 static double work_estimate(const struct variant *v, const struct material *m)
 {
     const struct geometry *g = v->board();
@@ -85,6 +67,145 @@ static double work_estimate(const struct variant *v, const struct material *m)
         free -= counts[k];
     }
     return material_men(m) == 0 ? n / g->num_syms : n;
+}
+
+/* Positions of a material per side to move: exact when it has men, from work_estimate
+ * when it has only kings (counting its symmetry classes takes a while). */
+static double material_positions(const struct variant *v, const struct material *m)
+{
+    struct material_index ix;
+    double n;
+    if (material_men(m) == 0 || index_init(&ix, v, m) < 0)
+        return work_estimate(v, m);
+    n = (double)ix.size;
+    index_free(&ix);
+    return n;
+}
+
+static void make_plan(const struct variant *v, const struct material *wanted, int n,
+                      struct plan *plan)
+{
+    bool seen[MATERIAL_CODES] = { false };
+    struct material next[MAX_SUCCESSORS];
+    plan->count = 0;
+    for (int k = 0; k < n; k++)
+        add_with_successors(v, wanted[k], seen, plan);
+    qsort(plan->list, (size_t)plan->count, sizeof plan->list[0], compare_materials);
+    for (int k = 0; k < plan->count; k++) {
+        plan->last_use[k] = k;
+        plan->positions[k] = material_positions(v, &plan->list[k]);
+    }
+    for (int k = 0; k < plan->count; k++) {
+        int s = material_successors(v, &plan->list[k], next, MAX_SUCCESSORS);
+        plan->num_reads[k] = 0;
+        for (int j = 0; j < s; j++) {
+            int at = find(plan, &next[j]);
+            if (at < 0)
+                continue;
+            plan->reads[k][plan->num_reads[k]++] = at;
+            if (plan->last_use[at] < k)
+                plan->last_use[at] = k;
+        }
+    }
+}
+
+/* Whether item k of the plan reads item j. */
+static bool plan_reads(const struct plan *plan, int k, int j)
+{
+    for (int r = 0; r < plan->num_reads[k]; r++)
+        if (plan->reads[k][r] == j)
+            return true;
+    return false;
+}
+
+/* The first item from k on that reads item j (plan->count when none does). */
+static int next_reader(const struct plan *plan, int j, int k)
+{
+    for (; k < plan->count; k++)
+        if (plan_reads(plan, k, j))
+            return k;
+    return plan->count;
+}
+
+/* The memory model (docs/how-it-works.md, "Memory and scale"): the bytes per position, both sides
+ * to move together, that a build holds. The table being solved holds its DTM and MTC
+ * (2 bytes each per side), its count byte per side and the capture bits; each finished
+ * table it reads is held as its DTM (and its MTC too where the set keeps it, for the
+ * self-check). The rest (the agenda, the index, the program) is a share on top and a
+ * fixed amount. */
+#define SOLVING_BYTES (2 * (2 + 2 + 1) + 2.0 / 8)
+#define WORK_SHARE 0.15
+#define FIXED_BYTES (16.0 * 1024 * 1024)
+
+static double held_bytes(const struct tableset *ts, const struct plan *plan, int j)
+{
+    return 2 * (ts->dtm_only ? 2 : 2 + 2) * plan->positions[j];
+}
+
+/* What solving item k of the plan needs at least: the bytes of the table being solved,
+ * and of the finished tables it reads. */
+static void memory_at(const struct tableset *ts, const struct plan *plan, int k,
+                      double *solving, double *held)
+{
+    *solving = SOLVING_BYTES * plan->positions[k];
+    *held = 0;
+    for (int r = 0; r < plan->num_reads[k]; r++)
+        *held += held_bytes(ts, plan, plan->reads[k][r]);
+}
+
+static double memory_total(double solving, double held)
+{
+    return (solving + held) * (1 + WORK_SHARE) + FIXED_BYTES;
+}
+
+/* The item of the plan that needs the most memory, and the figures of that peak. */
+static void estimate_plan(const struct tableset *ts, const struct plan *plan,
+                          struct build_estimate *e)
+{
+    memset(e, 0, sizeof *e);
+    for (int k = 0; k < plan->count; k++) {
+        double solving, held;
+        memory_at(ts, plan, k, &solving, &held);
+        e->positions += 2 * plan->positions[k];
+        if (memory_total(solving, held) <= e->peak_bytes)
+            continue;
+        e->peak_bytes = memory_total(solving, held);
+        e->peak_solving = solving;
+        e->peak_held = held;
+        e->peak_material = plan->list[k];
+        e->peak_positions = plan->positions[k];
+    }
+    e->materials = plan->count;
+}
+
+#define GB (1024.0 * 1024 * 1024)
+
+void memory_text(double bytes, char *out, size_t size)
+{
+    if (bytes >= GB)
+        snprintf(out, size, "%.2f GB", bytes / GB);
+    else
+        snprintf(out, size, "%.0f MB", bytes / (1024 * 1024));
+}
+
+/* Refuses, before any work, a plan whose peak does not fit in the budget. */
+static int check_budget(const struct variant *v, const struct build_estimate *e, double budget,
+                        char *err, size_t err_size)
+{
+    char name[MATERIAL_NAME_SIZE], peak[32], solving[32], held[32], limit[32];
+    if (budget <= 0 || e->peak_bytes <= budget)
+        return 0;
+    material_name(&e->peak_material, name);
+    memory_text(e->peak_bytes, peak, sizeof peak);
+    memory_text(e->peak_solving, solving, sizeof solving);
+    memory_text(e->peak_held, held, sizeof held);
+    memory_text(budget, limit, sizeof limit);
+    snprintf(err, err_size,
+             "%s %s needs about %s (%.3g positions per side to move: %s to solve it, %s of "
+             "finished tables held for reading), more than the budget of %s; give more with "
+             "--memory GB if the machine has it, or build fewer pieces",
+             v->name, name, peak, e->peak_positions, solving, held, limit);
+    return -1;
 }
 
 static void write_metric(const struct tableset *ts, const struct table *t,
@@ -121,9 +242,10 @@ static uint32_t narrow(const uint16_t *const in[2], uint64_t n, uint8_t *out[2])
     return 8;
 }
 
-/* The WDL values, where the side to move must capture replaced by the value before
- * (a don't-care the prober resolves by playing the captures): long runs compress best. */
-static void wdl_with_dont_cares(const struct table *t, uint8_t *out[2])
+/* The WDL values. With dont_cares, those where the side to move must capture are
+ * replaced by the value before (a don't-care the prober resolves by playing the
+ * captures): long runs compress best. */
+static void wdl_values(const struct table *t, bool dont_cares, uint8_t *out[2])
 {
     uint64_t n = t->ix.size;
     for (int side = 0; side < 2; side++) {
@@ -131,6 +253,8 @@ static void wdl_with_dont_cares(const struct table *t, uint8_t *out[2])
 #pragma omp parallel for schedule(static)
         for (uint64_t i = 0; i < n; i++)
             out[side][i] = (uint8_t)dtm_wdl(t->dtm[side][i]);
+        if (!dont_cares)
+            continue;
         uint8_t previous = WDL_DRAW;
         for (uint64_t i = 0; i < n; i++) {
             if (captures[i / 64] >> (i % 64) & 1)
@@ -152,12 +276,14 @@ static int write_table(const struct tableset *ts, const struct table *t, char *e
         result = -1;
     }
     if (result == 0) {
-        wdl_with_dont_cares(t, bytes);
-        write_metric(ts, t, METRIC_WDL, TABLE_FLAG_CAPTURES_DONT_CARE,
+        /* a WDL-only table is read by later builds: its values stay exact */
+        wdl_values(t, !ts->wdl_only, bytes);
+        write_metric(ts, t, METRIC_WDL,
+                     ts->wdl_only ? TABLE_FLAG_WDL_ONLY : TABLE_FLAG_CAPTURES_DONT_CARE,
                      (const void *const *)bytes, 2, &result, err, err_size);
     }
     const uint16_t *const metrics[2][2] = { { t->dtm[0], t->dtm[1] }, { t->mtc[0], t->mtc[1] } };
-    for (int k = 0; k < 2 && result == 0; k++) {
+    for (int k = 0; k < 2 && result == 0 && !ts->wdl_only; k++) {
         uint32_t bits = narrow(metrics[k], n, bytes);
         write_metric(ts, t, k == 0 ? METRIC_DTM : METRIC_MTC, 0,
                      bits == 8 ? (const void *const *)bytes : (const void *const *)metrics[k],
@@ -263,26 +389,38 @@ static int ensure_dir(const char *dir, char *err, size_t err_size)
  * estimated from the positions still to solve. */
 struct progress {
     bool on;
-    double start, last_shown;
+    double start, last_shown, material_start;
     double done_work, total_work, current_work, current_fraction;
     int done, total;
+    int levels_done, levels_total; /* of the material being solved; 0 of 0 otherwise */
     char name[MATERIAL_NAME_SIZE + 16]; /* the material, and " self-check" during it */
 };
 
 static void show_progress(struct progress *pr)
 {
-    double now = seconds_now(), elapsed = now - pr->start;
+    double now = seconds_now(), elapsed = now - pr->start, in_material = now - pr->material_start;
     double work = pr->done_work + pr->current_fraction * pr->current_work;
     double rate = elapsed > 0 ? work * 2 / elapsed : 0;
     double left = work > 0 ? elapsed * (pr->total_work - work) / work : 0;
+    double material_left = pr->current_fraction > 0
+                               ? in_material * (1 - pr->current_fraction) / pr->current_fraction
+                               : 0;
     int width = 24, filled = (int)(width * work / (pr->total_work > 0 ? pr->total_work : 1));
     if (!pr->on)
         return;
     pr->last_shown = now;
-    fprintf(stderr, "\r[%.*s%*s] %d/%d materials  %-16s %6.1f M positions/s  %5.0f s left ",
+    fprintf(stderr, "\r[%.*s%*s] %d/%d materials  %-16s level %d/%d  %6.1f M positions/s  "
+            "%5.0f s left (material %.0f s) ",
             filled, "########################", width - filled, "", pr->done, pr->total,
-            pr->name, rate / 1e6, left);
+            pr->name, pr->levels_done, pr->levels_total, rate / 1e6, left, material_left);
     fflush(stderr);
+}
+
+static void report_levels(void *context, int done, int total)
+{
+    struct progress *pr = context;
+    pr->levels_done = done;
+    pr->levels_total = total;
 }
 
 static void report_solving(void *context, double fraction)
@@ -293,22 +431,33 @@ static void report_solving(void *context, double fraction)
         show_progress(pr);
 }
 
-/* Reads a material's tables from disk if all its files are there and intact (the WDL
- * file too, which a build never reads). */
-static bool load_existing(struct tableset *ts, const struct material *m)
+/* Whether material m's file of one metric is on disk and intact, read whole. */
+static bool file_intact(const struct tableset *ts, const struct material *m,
+                        enum table_metric metric, uint64_t positions)
 {
     char err[512];
     struct table_file_info info;
     void *values[2];
+    if (tableset_read_file(ts, m, metric, positions, &info, values, err, sizeof err) < 0)
+        return false;
+    free(values[0]);
+    free(values[1]);
+    return true;
+}
+
+/* Reads a material's tables from disk if all its files are there and intact (those a
+ * build does not read too: the WDL file, and the MTC file where only DTM is held). */
+static bool load_existing(struct tableset *ts, const struct material *m)
+{
+    char err[512];
     const struct table *t = ts->dir ? tableset_get(ts, m, err, sizeof err) : NULL;
     if (!t)
         return false;
-    if (tableset_read_file(ts, m, METRIC_WDL, t->ix.size, &info, values, err, sizeof err) < 0) {
+    if (!file_intact(ts, m, METRIC_WDL, t->ix.size) ||
+        (ts->dtm_only && !ts->wdl_only && !file_intact(ts, m, METRIC_MTC, t->ix.size))) {
         tableset_forget(ts, m);
         return false;
     }
-    free(values[0]);
-    free(values[1]);
     return true;
 }
 
@@ -317,7 +466,7 @@ static int build_one(struct tableset *ts, const struct material *m, struct progr
 {
     struct table t;
     char name[MATERIAL_NAME_SIZE];
-    struct progress_report progress = { report_solving, pr };
+    struct progress_report progress = { report_solving, pr, report_levels };
     if (solve_material(ts, m, &progress, &t, err, err_size) < 0)
         return -1;
     if (ts->dir && write_table(ts, &t, err, err_size) < 0) {
@@ -337,6 +486,30 @@ static int build_one(struct tableset *ts, const struct material *m, struct progr
     return 0;
 }
 
+/* Before item k: frees finished tables that k does not read, those read again latest
+ * first, until what k needs and what stays fit the budget. Tables are kept while they
+ * fit, so that they are not read from disk again. */
+static void make_room(struct tableset *ts, const struct plan *plan, int k, double budget)
+{
+    double solving, held, kept = 0;
+    memory_at(ts, plan, k, &solving, &held);
+    for (int j = 0; j < k; j++)
+        if (tableset_find(ts, &plan->list[j]) && !plan_reads(plan, k, j))
+            kept += held_bytes(ts, plan, j);
+    while (budget > 0 && kept > 0 && memory_total(solving, held + kept) > budget) {
+        int latest = -1, latest_use = -1;
+        for (int j = 0; j < k; j++) {
+            int use = next_reader(plan, j, k);
+            if (tableset_find(ts, &plan->list[j]) && !plan_reads(plan, k, j) && use > latest_use) {
+                latest = j;
+                latest_use = use;
+            }
+        }
+        tableset_forget(ts, &plan->list[latest]);
+        kept -= held_bytes(ts, plan, latest);
+    }
+}
+
 static int build_plan(struct tableset *ts, const struct plan *plan,
                       const struct build_options *options, char *err, size_t err_size)
 {
@@ -351,14 +524,18 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
         remove_stale_temporaries(ts->dir);
     pr.total = plan->count;
     for (int k = 0; k < plan->count; k++)
-        pr.total_work += work_estimate(ts->v, &plan->list[k]);
+        pr.total_work += plan->positions[k];
 
     for (int k = 0; k < plan->count; k++) {
         const struct material *m = &plan->list[k];
         material_name(m, pr.name);
-        pr.current_work = work_estimate(ts->v, m);
+        pr.current_work = plan->positions[k];
         pr.current_fraction = 0;
+        pr.material_start = seconds_now();
+        pr.levels_done = pr.levels_total = 0;
         show_progress(&pr);
+        if (ts->dir)
+            make_room(ts, plan, k, options->memory_budget);
         if (tableset_find(ts, m)) {
             /* built earlier in this process */
         } else if (load_existing(ts, m)) {
@@ -373,12 +550,14 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
         if (options->self_check) {
             char why[1024], name[MATERIAL_NAME_SIZE];
             uint64_t bad;
-            struct progress_report progress = { report_solving, &pr };
+            struct progress_report progress = { report_solving, &pr, NULL };
             material_name(m, name);
             if (tableset_get_successors(ts, m, err, err_size) < 0)
                 goto fail;
             snprintf(pr.name, sizeof pr.name, "%s self-check", name);
             pr.current_fraction = 0;
+            pr.material_start = seconds_now();
+            pr.levels_done = pr.levels_total = 0;
             if ((bad = self_check_table(ts, m, &progress, why, sizeof why)) != 0) {
                 snprintf(err, err_size, "%s %s: %llu positions disagree with their moves; "
                          "first: %s", ts->v->name, name, (unsigned long long)bad, why);
@@ -387,7 +566,7 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
             report.self_checked++;
         }
         pr.done = k + 1;
-        pr.done_work += work_estimate(ts->v, m);
+        pr.done_work += plan->positions[k];
         /* with a directory to reload from, keep in memory only what is still needed */
         if (ts->dir)
             for (int j = 0; j <= k; j++)
@@ -422,7 +601,13 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
         return -1;
     }
     make_plan(ts->v, wanted, n, plan);
-    int result = build_plan(ts, plan, options, err, err_size);
+    struct build_estimate estimate;
+    estimate_plan(ts, plan, &estimate);
+    if (options->estimate)
+        *options->estimate = estimate;
+    int result = check_budget(ts->v, &estimate, options->memory_budget, err, err_size);
+    if (result == 0 && !options->estimate_only)
+        result = build_plan(ts, plan, options, err, err_size);
     free(plan);
     return result;
 }

@@ -16,16 +16,37 @@ struct build_report {
     double seconds;
 };
 
+/* What a build will need, from the memory model (docs/how-it-works.md, "Memory and
+ * scale"): its
+ * peak and the material being solved then. */
+struct build_estimate {
+    int materials;              /* in the plan: the ones asked for and their dependencies */
+    double positions;           /* in the plan, both sides to move */
+    double peak_bytes;          /* the most memory held at once, overheads included */
+    double peak_solving;        /* of which: the table being solved at the peak */
+    double peak_held;           /* and the finished tables held for reading then */
+    struct material peak_material;
+    double peak_positions;      /* per side to move, of that material */
+};
+
+/* bytes as "1.25 GB", or "310 MB" below a gigabyte, for messages. */
+void memory_text(double bytes, char *out, size_t size);
+
 struct build_options {
     bool self_check; /* recompute every table built or found from its moves */
     bool progress; /* draw a progress bar on stderr */
     struct build_report *report; /* filled in when not NULL */
+    double memory_budget; /* bytes; a plan whose estimated peak exceeds it is refused
+                           * before any work (0: no limit) */
+    bool estimate_only; /* stop after the estimate and the budget check */
+    struct build_estimate *estimate; /* filled in when not NULL */
 };
 
 /* Builds the n materials in `wanted` (any orientation) and every material they depend on
  * that ts does not have yet, fewest pieces first. With ts->dir set, tables already on
  * disk and intact are read instead of rebuilt, and each new table is written there
- * (through a temporary name). Returns 0, or -1 with a sentence in err. */
+ * (through a temporary name). Returns 0, or -1 with a sentence in err (a plan that does
+ * not fit options->memory_budget names the material and the memory it needs). */
 int build_materials(struct tableset *ts, const struct material *wanted, int n,
                     const struct build_options *options, char *err, size_t err_size);
 

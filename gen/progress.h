@@ -7,6 +7,9 @@
 struct progress_report {
     void (*report)(void *context, double fraction);
     void *context;
+    /* when not NULL, also told how many groups of work (the solver's levels of men
+     * advancement) are done, of how many, before each report() */
+    void (*steps)(void *context, int done, int total);
 };
 
 #endif

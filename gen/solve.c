@@ -522,6 +522,8 @@ static int solve_level(struct solver *s, const struct level *l)
     if ((kings || sideways) && iterate(s, l, PASS_DTM) < 0)
         return -1;
     for_each_position(s, l, settle_position);
+    if (s->ts->wdl_only) /* no MTC wanted: its pass is skipped, its values left unused */
+        return 0;
     if (sideways)
         for_each_position(s, l, seed_sideways_mtc);
     if (kings && iterate(s, l, PASS_MTC) < 0)
@@ -610,6 +612,9 @@ int solve_material(const struct tableset *ts, const struct material *m,
     }
     if (!(order = order_configs(&out->ix, &level_start, &num_levels)))
         goto no_memory;
+    int levels_total = 0, levels_done = 0;
+    for (int k = 0; k < num_levels; k++)
+        levels_total += level_start[k + 1] > level_start[k];
     for (int k = 0; k < num_levels; k++) {
         struct level l = {
             .configs = order + level_start[k],
@@ -618,7 +623,12 @@ int solve_material(const struct tableset *ts, const struct material *m,
         };
         if (l.num_configs > 0 && solve_level(&s, &l) < 0)
             goto no_memory;
-        if (progress && l.num_configs > 0)
+        if (l.num_configs == 0)
+            continue;
+        levels_done++;
+        if (progress && progress->steps)
+            progress->steps(progress->context, levels_done, levels_total);
+        if (progress)
             progress->report(progress->context,
                              (double)level_start[k + 1] / (double)out->ix.men_count);
     }

@@ -67,6 +67,10 @@ int tableset_add(struct tableset *ts, struct table *t)
     struct table *copy = malloc(sizeof *copy);
     if (!copy)
         return -1;
+    for (int side = WHITE; side <= BLACK && ts->dtm_only; side++) {
+        free(t->mtc[side]);
+        t->mtc[side] = NULL;
+    }
     *copy = *t;
     ts->by_code[material_code(&t->m)] = copy;
     return 0;
@@ -126,6 +130,66 @@ static int load_metric(const struct tableset *ts, const struct table *t, enum ta
     return 0;
 }
 
+/* Whether m's WDL file on disk is that of a table built WDL-only. */
+static bool built_wdl_only(const struct tableset *ts, const struct material *m)
+{
+    char path[4096], err[512];
+    struct table_file_info info;
+    tableset_path(ts, m, METRIC_WDL, path, sizeof path);
+    return table_file_read_info(path, &info, err, sizeof err) == TABLE_OK &&
+           (info.flags & TABLE_FLAG_WDL_ONLY);
+}
+
+/* The DTM code that stands for a WDL value in a WDL-only build: a win or a loss in 0
+ * plies. The distances do not matter there: which positions are won, drawn and lost does
+ * not depend on them. */
+static dtm_t dtm_of_wdl(unsigned wdl)
+{
+    return wdl == WDL_WIN ? dtm_win(0) : wdl == WDL_LOSS ? dtm_loss(0) : DTM_DRAW;
+}
+
+/* The DTM of table t as a WDL-only build needs it: from its WDL-only file (dtm_of_wdl),
+ * or from the DTM file of a table built whole. */
+static int load_wdl_as_dtm(const struct tableset *ts, struct table *t, char *err,
+                           size_t err_size)
+{
+    struct table_file_info info;
+    void *values[2];
+    if (!built_wdl_only(ts, &t->m))
+        return load_metric(ts, t, METRIC_DTM, t->dtm, err, err_size);
+    if (tableset_read_file(ts, &t->m, METRIC_WDL, t->ix.size, &info, values, err, err_size) < 0)
+        return -1;
+    for (int side = WHITE; side <= BLACK; side++) {
+        t->dtm[side] = malloc(info.positions * sizeof(dtm_t) + 1);
+        for (uint64_t i = 0; t->dtm[side] && i < info.positions; i++)
+            t->dtm[side][i] = dtm_of_wdl(((uint8_t *)values[side])[i]);
+        free(values[side]);
+    }
+    if (!t->dtm[WHITE] || !t->dtm[BLACK]) {
+        snprintf(err, err_size, "out of memory reading a table");
+        return -1;
+    }
+    return 0;
+}
+
+/* The DTM (and MTC unless ts->dtm_only) of table t from its files. */
+static int load_values(const struct tableset *ts, struct table *t, char *err, size_t err_size)
+{
+    char name[MATERIAL_NAME_SIZE];
+    if (ts->wdl_only)
+        return load_wdl_as_dtm(ts, t, err, err_size);
+    if (built_wdl_only(ts, &t->m)) {
+        material_name(&t->m, name);
+        snprintf(err, err_size, "the %s table of %s in %s was built WDL-only (damero gen "
+                 "--metrics wdl): it has no DTM or MTC; build it again without --metrics wdl",
+                 ts->v->name, name, ts->dir);
+        return -1;
+    }
+    if (load_metric(ts, t, METRIC_DTM, t->dtm, err, err_size) < 0)
+        return -1;
+    return ts->dtm_only ? 0 : load_metric(ts, t, METRIC_MTC, t->mtc, err, err_size);
+}
+
 const struct table *tableset_get(struct tableset *ts, const struct material *m, char *err,
                                  size_t err_size)
 {
@@ -144,8 +208,7 @@ const struct table *tableset_get(struct tableset *ts, const struct material *m, 
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
-    if (load_metric(ts, &t, METRIC_DTM, t.dtm, err, err_size) < 0 ||
-        load_metric(ts, &t, METRIC_MTC, t.mtc, err, err_size) < 0 || tableset_add(ts, &t) < 0) {
+    if (load_values(ts, &t, err, err_size) < 0 || tableset_add(ts, &t) < 0) {
         table_free(&t);
         return NULL;
     }

@@ -6,13 +6,15 @@
 #ifndef DAMERO_TABLESET_H
 #define DAMERO_TABLESET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "format/index.h"
 #include "format/value.h"
 #include "gen/table_io.h"
 
-/* One solved material: DTM and MTC for each side to move, by index. */
+/* One solved material: DTM and MTC for each side to move, by index (MTC NULL in a set
+ * that holds DTM only). */
 struct table {
     struct material m;       /* canonical */
     struct material_index ix;
@@ -26,6 +28,13 @@ struct table {
 struct tableset {
     const struct variant *v;
     const char *dir;         /* the variant's table directory, NULL to keep tables in memory only */
+    bool dtm_only;           /* hold finished tables without their MTC (mtc[] NULL): the
+                              * solver reads only DTM, so a build holds half as much */
+    bool wdl_only;           /* tables are built WDL-only (damero gen --metrics wdl): a
+                              * finished table is read from its WDL file (flagged
+                              * TABLE_FLAG_WDL_ONLY) into dtm[] as the codes of a win or loss
+                              * in 0 plies, or from its DTM file when it has one (set
+                              * dtm_only too) */
     struct table *by_code[MATERIAL_CODES]; /* by material_code() of the canonical material */
 };
 
@@ -40,7 +49,8 @@ void tableset_init(struct tableset *ts, const struct variant *v, const char *dir
 void tableset_free(struct tableset *ts);
 
 /* The table of canonical material m: already in memory, or read from its files (checking
- * them). Returns NULL with a sentence in err when there is none or it cannot be read.
+ * them). Returns NULL with a sentence in err when there is none or it cannot be read (one
+ * that says so when the table was built WDL-only and DTM is wanted).
  * Not thread-safe (it may add to the set); look up first, then share. */
 const struct table *tableset_get(struct tableset *ts, const struct material *m, char *err,
                                  size_t err_size);
@@ -57,11 +67,12 @@ const struct table *tableset_find(const struct tableset *ts, const struct materi
  * next tableset_get() reads it again. Not thread-safe. */
 void tableset_forget(struct tableset *ts, const struct material *m);
 
-/* Adds a table solved by the caller; the set owns it from now on. Returns 0, or -1 when
- * memory runs out. */
+/* Adds a table solved by the caller; the set owns it from now on (and frees its MTC in a
+ * dtm_only set). Returns 0, or -1 when memory runs out. */
 int tableset_add(struct tableset *ts, struct table *t);
 
-/* The DTM and MTC of p for its side to move (either may be NULL). A position where the
+/* The DTM and MTC of p for its side to move (either may be NULL; ask for MTC only in a
+ * set that holds it, not dtm_only). A position where the
  * side to move has no piece left, or where the variant's rule on lone pieces ends the
  * game, is the end of the game. Returns 0, or -1 when p's material is not in memory.
  * Thread-safe. */

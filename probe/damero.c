@@ -520,6 +520,16 @@ static int lookup(const damero_tb *tb, const struct position *p, struct lookup *
     return DAMERO_OK;
 }
 
+/* Whether t's WDL file is there and was built WDL-only (damero gen --metrics wdl), so
+ * that its DTM and MTC files are missing on purpose. Opens the WDL file if no probe has. */
+static bool wdl_only_table(damero_tb *tb, struct tb_table *t)
+{
+    const struct tb_file *wdl = &t->file[METRIC_WDL - 1];
+    return atomic_load_explicit(&wdl->state, memory_order_relaxed) != FILE_ABSENT &&
+           use_file(tb, t, METRIC_WDL) == DAMERO_OK &&
+           (wdl->map.info.flags & TABLE_FLAG_WDL_ONLY);
+}
+
 /* The table holding p's value, and p in that table's colour orientation; *over instead
  * when the game has ended. `needed` says which of the table's files must exist
  * (NEEDS(METRIC_DTM) | ...). */
@@ -542,11 +552,15 @@ static int find_table(damero_tb *tb, const struct position *p, unsigned needed,
             /* the material as the position has it, White's pieces first, which is also
              * how `damero gen` takes it */
             struct material as_played = material_of(p);
+            bool wdl_only = table && wdl_only_table(tb, table);
             material_name(&as_played, name);
             return fail(DAMERO_ERR_MISSING,
-                        "no %s table for %s in %s: build it with 'damero gen --variant %s "
+                        "no %s table for %s in %s%s: build it with 'damero gen --variant %s "
                         "--dir %s %s'",
                         table_metric_suffix((enum table_metric)metric), name, tb->dir,
+                        wdl_only ? " (its tables were built WDL-only, with 'damero gen "
+                                   "--metrics wdl', without DTM and MTC)"
+                                 : "",
                         tb->v->name, tb->root, name);
         }
         status = use_file(tb, table, (enum table_metric)metric);

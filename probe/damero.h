@@ -223,7 +223,8 @@ int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
  * A position where the side to move has no piece or no move is over: its DTM and MTC
  * are 0. One where the variant's rule on lone pieces ends the game (damero_game_end) is
  * over too, with the rule's result: in Turkish draughts, one piece each, a draw. Returns
- * as damero_probe_wdl. Thread-safe. */
+ * as damero_probe_wdl; DAMERO_ERR_MISSING also where the tables were built WDL-only
+ * (damero gen --metrics wdl), which damero_error_message() then says. Thread-safe. */
 int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value);
 
 /* Every legal move of pos with its value for the side to move, best first: wins by the

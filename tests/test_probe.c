@@ -91,6 +91,62 @@ static void check_variant(struct temp_dir *f, const char *name, int pieces)
     tableset_free(&ts);
 }
 
+/* A WDL-only build (damero gen --metrics wdl): every position probes to the WDL of the
+ * whole build, and a DTM probe says what is missing. */
+static void check_wdl_only(struct temp_dir *f, const char *name, int pieces)
+{
+    const struct variant *v = test_variant(name);
+    struct material wanted[256];
+    struct build_options options = { 0 };
+    struct tableset ts, wdl;
+    damero_tb *tb;
+    char err[512], dir[256];
+    int n = test_materials(v, pieces, NULL, wanted, 256);
+    snprintf(dir, sizeof dir, "%s/%s", f->dir, v->name);
+    tableset_init(&wdl, v, dir);
+    wdl.wdl_only = wdl.dtm_only = true;
+    if (build_materials(&wdl, wanted, n, &options, err, sizeof err) < 0)
+        fail_msg("%s: %s", v->name, err);
+    tableset_free(&wdl);
+    tableset_init(&ts, v, NULL);
+    if (build_materials(&ts, wanted, n, &options, err, sizeof err) < 0)
+        fail_msg("%s: %s", v->name, err);
+    if (damero_open(name, f->dir, 1 << 20, &tb) != DAMERO_OK)
+        fail_msg("%s: %s", name, damero_error_message());
+    assert_int_equal(damero_max_pieces(tb), pieces);
+    for (int c = 0; c < MATERIAL_CODES; c++) {
+        const struct table *t = ts.by_code[c];
+        for (int side = 0; t && side < 2; side++)
+            for (uint64_t i = 0; i < t->ix.size; i++) {
+                struct position p;
+                damero_value value;
+                int got;
+                char fen[FEN_SIZE];
+                index_position(&t->ix, i, (enum side)side, &p);
+                damero_position pos = public_position(v, &p);
+                fen_print(v, &p, fen);
+                if (damero_probe_wdl(tb, &pos, &got) != DAMERO_OK)
+                    fail_msg("%s %s: %s", name, fen, damero_error_message());
+                if (got != expected_wdl(t->dtm[side][i]))
+                    fail_msg("%s %s: WDL-only table says %d, the whole build %d", name, fen,
+                             got, expected_wdl(t->dtm[side][i]));
+                int end;
+                assert_int_equal(damero_game_end(tb, &pos, &end, NULL), DAMERO_OK);
+                if (end == DAMERO_LONE_PIECES) /* over by the rule: no table is read */
+                    continue;
+                if (damero_probe(tb, &pos, &value) != DAMERO_ERR_MISSING ||
+                    !strstr(damero_error_message(), "WDL-only"))
+                    fail_msg("%s %s: a DTM probe of WDL-only tables: %s", name, fen,
+                             damero_error_message());
+            }
+    }
+    damero_close(tb);
+    tableset_free(&ts);
+}
+
+static void test_wdl_only_russian(void **state) { check_wdl_only(*state, "russian", 4); }
+static void test_wdl_only_turkish(void **state) { check_wdl_only(*state, "turkish", 3); }
+
 static void test_every_position_russian(void **state) { check_variant(*state, "russian", 4); }
 static void test_every_position_english(void **state) { check_variant(*state, "english", 3); }
 static void test_every_position_international(void **state)
@@ -112,6 +168,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_every_position_poddavki, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_every_position_italian, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_every_position_turkish, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_wdl_only_russian, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_wdl_only_turkish, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

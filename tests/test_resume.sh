@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# A build killed outright (kill -9) at several points and run again ends with the same
+# bytes as a build never interrupted; WDL-only builds (--metrics wdl) too, and those are
+# the same whatever the thread count.
+set -u
+export LC_ALL=C
+damero=$1
+. "$(dirname "$0")/cli_harness.sh"
+make_tmp resume
+
+# same_files DIR1 DIR2: both hold the same file names with the same bytes.
+same_files() {
+  local a=$1 b=$2 f ok=0
+  if [ "$(cd "$a" && ls)" != "$(cd "$b" && ls)" ]; then
+    echo "    $a and $b hold different files:"
+    diff <(cd "$a" && ls) <(cd "$b" && ls) | sed 's/^/    /'
+    return 1
+  fi
+  for f in "$a"/*; do
+    cmp -s "$f" "$b/${f##*/}" || { echo "    ${f##*/} differs"; ok=1; }
+  done
+  return $ok
+}
+
+# killed_after N DIR ARGS...: starts damero gen ARGS, kills it with SIGKILL as soon as DIR
+# holds N files or more (finished tables or a table being written), and waits for it.
+killed_after() {
+  local n=$1 dir=$2 pid waited=0
+  shift 2
+  "$damero" gen "$@" > /dev/null 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2> /dev/null && [ "$(ls "$dir" 2> /dev/null | wc -l)" -lt "$n" ] &&
+    [ "$waited" -lt 6000 ]; do
+    sleep 0.02
+    waited=$((waited + 1))
+  done
+  kill -9 "$pid" 2> /dev/null
+  wait "$pid" 2> /dev/null
+  return 0
+}
+
+# resumed NAME "N1 N2 N3" ARGS...: builds into $tmp/NAME, killed when it holds N1, N2 and
+# N3 files, then to the end; the result must be the bytes of $tmp/reference-NAME.
+resumed() {
+  local name=$1 points=$2 n
+  shift 2
+  for n in $points; do
+    killed_after "$n" "$tmp/$name/russian" "$@" --threads 2 --dir "$tmp/$name"
+  done
+  expect 0 "found intact" -- gen "$@" --threads 2 --dir "$tmp/$name"
+  check "$name: the killed builds finished everything, nothing was left to resume: $out" \
+    grep -Eq "[1-9][0-9]* tables? built" <<< "$out"
+  check "$name: a build killed three times differs from one never killed" \
+    same_files "$tmp/reference-$name/russian" "$tmp/$name/russian"
+}
+
+# Two 4-piece materials and the ten they depend on: enough files to stop at several
+# points, small enough to build in seconds.
+materials=(KKMvK KMvKM)
+
+# --- all three metrics -----------------------------------------------------------------
+expect 0 "russian: 12 tables built" -- gen --variant russian "${materials[@]}" --threads 1 \
+  --dir "$tmp/reference-all"
+resumed all "2 9 25" --variant russian "${materials[@]}" # 36 files
+
+# --- WDL only: one file per material, flagged, the same with 1 and 2 threads ------------
+expect 0 "russian: 12 tables built" -- gen --variant russian "${materials[@]}" --threads 1 \
+  --metrics wdl --dir "$tmp/reference-wdl"
+check "a WDL-only build wrote other files than .wdl: $(ls "$tmp/reference-wdl/russian" | grep -v '\.wdl$')" \
+  test -z "$(ls "$tmp/reference-wdl/russian" | grep -v '\.wdl$')"
+expect 0 "russian: 12 tables built" -- gen --variant russian "${materials[@]}" --threads 2 \
+  --metrics wdl --dir "$tmp/wdl2"
+check "a WDL-only build with 2 threads differs from one with 1" \
+  same_files "$tmp/reference-wdl/russian" "$tmp/wdl2/russian"
+resumed wdl "1 3 8" --variant russian "${materials[@]}" --metrics wdl # 12 files
+
+# what needs DTM or MTC says that a WDL-only table has none
+expect 1 "built WDL-only" -- info "$tmp/wdl2/russian/KKvK.wdl"
+expect 2 "--metrics takes 'wdl'" -- gen --variant russian --pieces 3 --metrics dtm
+expect 2 "--self-check checks DTM and MTC" -- gen --variant russian --pieces 3 --metrics wdl \
+  --self-check
+
+summary
