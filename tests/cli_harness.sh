@@ -47,6 +47,20 @@ check() {
   "$@" || fail "$what"
 }
 
+# same_files DIR1 DIR2: both hold the same file names with the same bytes.
+same_files() {
+  local a=$1 b=$2 f ok=0
+  if [ "$(cd "$a" && ls)" != "$(cd "$b" && ls)" ]; then
+    echo "    $a and $b hold different files:"
+    diff <(cd "$a" && ls) <(cd "$b" && ls) | sed 's/^/    /'
+    return 1
+  fi
+  for f in "$a"/*; do
+    cmp -s "$f" "$b/${f##*/}" || { echo "    ${f##*/} differs"; ok=1; }
+  done
+  return $ok
+}
+
 # summary: how many checks passed and failed; fails when any check did.
 summary() {
   echo "$((checks - failures)) passed, $failures failed"

@@ -9,20 +9,6 @@ craft_table=$2 # tests/craft_table.c: a table with one value changed, checksums 
 . "$(dirname "$0")/cli_harness.sh"
 make_tmp gen-cli
 
-# same_files DIR1 DIR2: both hold the same file names with the same bytes.
-same_files() {
-  local a=$1 b=$2 f ok=0
-  if [ "$(cd "$a" && ls)" != "$(cd "$b" && ls)" ]; then
-    echo "    $a and $b hold different files:"
-    diff <(cd "$a" && ls) <(cd "$b" && ls) | sed 's/^/    /'
-    return 1
-  fi
-  for f in "$a"/*; do
-    cmp -s "$f" "$b/${f##*/}" || { echo "    ${f##*/} differs"; ok=1; }
-  done
-  return $ok
-}
-
 # no_temporary DIR: no file of an unfinished write is left under DIR.
 no_temporary() {
   local left

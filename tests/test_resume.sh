@@ -8,20 +8,6 @@ damero=$1
 . "$(dirname "$0")/cli_harness.sh"
 make_tmp resume
 
-# same_files DIR1 DIR2: both hold the same file names with the same bytes.
-same_files() {
-  local a=$1 b=$2 f ok=0
-  if [ "$(cd "$a" && ls)" != "$(cd "$b" && ls)" ]; then
-    echo "    $a and $b hold different files:"
-    diff <(cd "$a" && ls) <(cd "$b" && ls) | sed 's/^/    /'
-    return 1
-  fi
-  for f in "$a"/*; do
-    cmp -s "$f" "$b/${f##*/}" || { echo "    ${f##*/} differs"; ok=1; }
-  done
-  return $ok
-}
-
 # killed_after N DIR ARGS...: starts damero gen ARGS, kills it with SIGKILL as soon as DIR
 # holds N files or more (finished tables or a table being written), and waits for it.
 killed_after() {
