@@ -92,7 +92,10 @@ static int parse_args(int argc, char **argv, struct annotate_args *a)
     optind = 1;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'd': a->dir = optarg; break;
+        case 'd':
+            if (!(a->dir = parse_path("annotate", "--dir", optarg)))
+                return EXIT_USAGE;
+            break;
         case 'j': a->json = true; break;
         case 'v':
             if (!(a->variant = parse_variant_name("annotate", optarg)))

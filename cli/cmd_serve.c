@@ -88,7 +88,10 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
     optind = 1;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'd': a->dir = optarg; break;
+        case 'd':
+            if (!(a->dir = parse_path("serve", "--dir", optarg)))
+                return EXIT_USAGE;
+            break;
         case 'b': a->bind = optarg; break;
         case 'p':
             if (parse_int("serve", "--port", optarg, 0, 65535, &a->port) < 0)
