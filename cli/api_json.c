@@ -48,6 +48,50 @@ int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
 }
 
+json_t *rules_value_json(const damero_tb *tb, int reading, const damero_rules_value *v)
+{
+    damero_rule_info info;
+    json_t *counts = json_object(), *binding = json_null();
+
+    for (int k = 0; k < damero_rule_count(tb) && counts; k++)
+        if (damero_rule(tb, k, &info) == DAMERO_OK)
+            counts = json_with(counts, info.name, json_count(v->counts.plies[k]));
+    if (v->rule >= 0 && damero_rule(tb, v->rule, &info) == DAMERO_OK)
+        binding = json_string(info.name);
+    if (!counts || !binding) {
+        json_decref(counts);
+        json_decref(binding);
+        return NULL;
+    }
+    return json_pack("{s:i, s:s, s:o, s:b, s:b, s:b, s:o, s:o}", "reading", reading + 1,
+                     "wdl", wdl_word(v->wdl), "plies", json_count(v->plies), "cursed",
+                     v->wdl == DAMERO_DRAW && v->plain.wdl == DAMERO_WIN, "blessed",
+                     v->wdl == DAMERO_DRAW && v->plain.wdl == DAMERO_LOSS, "exact",
+                     !v->tables_beyond, "binding", binding, "counts", counts);
+}
+
+int position_rules_json(damero_tb *tb, const damero_position *pos, int reading,
+                        const damero_rules_value *value, const damero_rules_move *moves,
+                        int count, json_t **json)
+{
+    char fen[DAMERO_FEN_SIZE];
+    json_t *list;
+    int status;
+
+    *json = NULL;
+    if ((status = damero_write_fen(tb, pos, fen)) != DAMERO_OK)
+        return status;
+    list = json_array();
+    for (int i = 0; i < count && list; i++)
+        json_append(&list, json_with(move_json(tb, &moves[i].move), "rules",
+                                     rules_value_json(tb, reading, &moves[i].value)));
+    *json = json_pack("{s:s, s:s}", "variant", damero_variant(tb), "fen", fen);
+    *json = json_with(json_with_value(*json, &value->plain), "rules",
+                      rules_value_json(tb, reading, value));
+    *json = json_with(*json, "moves", list);
+    return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
+}
+
 int line_json(damero_tb *tb, const struct line *l, json_t **json)
 {
     char fen[DAMERO_FEN_SIZE];
@@ -65,6 +109,8 @@ int line_json(damero_tb *tb, const struct line *l, json_t **json)
     *json = json_pack("{s:s, s:s, s:s, s:i, s:o, s:s}", "variant", damero_variant(tb), "fen",
                       fen, "result", wdl_word(start.wdl), "plies", l->plies, "moves", list,
                       "end", line_end_words[l->end]);
+    if (l->rules)
+        *json = json_with(*json, "rules_result", json_string(wdl_word(l->start.wdl)));
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
 }
 

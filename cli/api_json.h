@@ -19,8 +19,23 @@ json_t *json_with_value(json_t *object, const damero_value *v);
 int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                   json_t **json);
 
+/* {reading, wdl, plies, cursed, blessed, exact, binding, counts}: a value under the
+ * move-limit rules (damero_probe_rules), reading 0 or 1; plies null in a draw, binding the
+ * name of the count that runs out first in a cursed win or blessed loss (else null),
+ * counts each rule's plies played by name (null: not started). NULL when memory runs
+ * out. Thread-safe. */
+json_t *rules_value_json(const damero_tb *tb, int reading, const damero_rules_value *v);
+
+/* position_json's object for a probe under the rules: {variant, fen, wdl, dtm, mtc, rules,
+ * moves: [{move, wdl, dtm, mtc, after, rules}, ...]}, the moves as
+ * damero_root_moves_rules orders them (count of them in moves). Returns as
+ * position_json. */
+int position_rules_json(damero_tb *tb, const damero_position *pos, int reading,
+                        const damero_rules_value *value, const damero_rules_move *moves,
+                        int count, json_t **json);
+
 /* {variant, fen (the start), result (the start's wdl), plies, moves: [move texts], end}
- * of a played line. Returns as position_json. */
+ * of a played line; under the rules also rules_result (the start's wdl under them). Returns as position_json. */
 int line_json(damero_tb *tb, const struct line *l, json_t **json);
 
 /* {variant, fen, moves: [{move, after}, ...]}: the legal moves without their values

@@ -10,11 +10,12 @@
 #include "cli/line_play.h"
 #include "cli/pdn.h"
 #include "cli/probing.h"
+#include "cli/rules_args.h"
 #include "core/variant.h"
 
 static const char help[] =
     "usage: damero line --variant NAME [--dir DIR] [--boards | --json | --pdn] [--max-plies N]\n"
-    "                   FEN\n"
+    "                   [--rules] [--count RULE=N]... [--reading N] FEN\n"
     "\n"
     "Plays the best move of the tables from both sides, starting from the position FEN\n"
     "(in the variant's notation), and prints each ply (one side's move) with its value for\n"
@@ -34,7 +35,11 @@ static const char help[] =
     "  --pdn           the line as a PDN game: tags Event, GameType, FEN (the start) and\n"
     "                  Result (1-0, 0-1, 1/2-1/2, or * at the limit), the moves, and damero's\n"
     "                  comments on the start's value and on how the line ends\n"
-    "  --max-plies N   stop after N plies (default: 1000, at most 100000)\n";
+    "  --max-plies N   stop after N plies (default: 1000, at most 100000)\n"
+    "With --rules, --count or --reading, both sides play the best move under the\n"
+    "move-limit rules instead (damero probe --help): the line also stops when a count runs\n"
+    "out, a draw (end \"count\" in --json, which also gains \"rules_result\").\n"
+    RULES_OPTIONS_HELP;
 
 #define DEFAULT_MAX_PLIES 1000
 #define MOST_PLIES 100000
@@ -44,6 +49,7 @@ struct line_args {
     bool boards;
     bool pdn;
     int max_plies;
+    struct rules_args rules;
 };
 
 static int parse_args(int argc, char **argv, struct line_args *a)
@@ -53,6 +59,7 @@ static int parse_args(int argc, char **argv, struct line_args *a)
         { "boards", no_argument, NULL, 'b' },
         { "pdn", no_argument, NULL, 'p' },
         { "max-plies", required_argument, NULL, 'm' },
+        RULES_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
     int opt, status;
@@ -67,6 +74,9 @@ static int parse_args(int argc, char **argv, struct line_args *a)
         } else if (opt == 'm') {
             if (parse_int("line", "--max-plies", optarg, 0, MOST_PLIES, &a->max_plies) < 0)
                 return EXIT_USAGE;
+        } else if ((status = rules_option("line", opt, &a->rules)) != 1) {
+            if (status != EXIT_OK)
+                return status;
         } else if ((status = table_option("line", help, opt, argv, &a->t)) != EXIT_OK) {
             return status;
         }
@@ -120,6 +130,13 @@ static int print_end(damero_tb *tb, const struct line *l)
         printf("Stopped after %d plies (--max-plies).\n", l->plies);
         return EXIT_OK;
     }
+    if (l->end == END_COUNT) {
+        damero_rule_info info;
+        if (damero_rule(tb, l->run_out, &info) != DAMERO_OK)
+            return probe_failure("line");
+        printf("The %s count has run out after %d plies: a draw.\n", info.name, l->plies);
+        return EXIT_OK;
+    }
     if (l->end == END_REPETITION) {
         if (l->repeated == 0)
             printf("The position after ply %d is the start again: a draw by repetition.\n",
@@ -154,8 +171,13 @@ static int print_text(damero_tb *tb, const struct line_args *a, const damero_val
     int status;
 
     value_text(start, value, sizeof value);
-    printf("%s, %s to move: %s\n", a->t.variant, side_word(l->positions[0].side_to_move),
+    printf("%s, %s to move: %s", a->t.variant, side_word(l->positions[0].side_to_move),
            value);
+    if (l->rules) {
+        rules_value_words(&l->start, value, sizeof value);
+        printf("; under the rules (reading %d): %s", l->reading + 1, value);
+    }
+    printf("\n");
     if ((status = print_board(tb, &l->positions[0])) != EXIT_OK)
         return status;
     for (int ply = 1; ply <= l->plies; ply++) {
@@ -184,7 +206,7 @@ static int pdn_result(damero_tb *tb, const struct line *l, const char **result)
     const damero_position *last = &l->positions[l->plies];
     damero_value value;
 
-    if (l->end == END_LIMIT || l->end == END_REPETITION) {
+    if (l->end == END_LIMIT || l->end == END_REPETITION || l->end == END_COUNT) {
         *result = l->end == END_LIMIT ? "*" : "1/2-1/2";
         return DAMERO_OK;
     }
@@ -230,7 +252,15 @@ static int print_pdn(damero_tb *tb, const struct line_args *a, const damero_valu
 static int run_line(damero_tb *tb, const struct line_args *a, struct line *l)
 {
     damero_value start;
+    damero_counts counts;
+    int status;
 
+    if (a->rules.on) {
+        if ((status = rules_counts("line", tb, &a->rules, &counts)) != EXIT_OK)
+            return status;
+        if (line_under_rules(tb, l, &counts, a->rules.reading) != DAMERO_OK)
+            return probe_failure("line");
+    }
     if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK ||
         line_play(tb, l) != DAMERO_OK)
         return probe_failure("line");

@@ -10,9 +10,11 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/probing.h"
+#include "cli/rules_args.h"
 
 static const char help[] =
-    "usage: damero probe --variant NAME [--dir DIR] [--json] [--cache MB] FEN\n"
+    "usage: damero probe --variant NAME [--dir DIR] [--json] [--cache MB]\n"
+    "                    [--rules] [--count RULE=N]... [--reading N] FEN\n"
     "       damero probe --variant NAME [--dir DIR] [--json] [--cache MB] [--input FILE]\n"
     "\n"
     "Prints what the position FEN (in the variant's notation, e.g. W:WKa1,Kc3,Ke1:BKh8 or\n"
@@ -38,18 +40,23 @@ static const char help[] =
     "                  mtc, after (the FEN the move leads to)}, best first; dtm and mtc in\n"
     "                  plies, null in a draw\n"
     "                  (batch: one JSON object a line, {fen, wdl, dtm, mtc} or {fen, error})\n"
+    "                  (with --rules: \"rules\", the value under the rules, and the same\n"
+    "                  in every move, its counts those after the move)\n"
     "  --input FILE    the FENs to probe, one a line ('-': standard input, the default\n"
     "                  when no FEN is given)\n"
     "  --cache MB      the most memory the table block cache may use (default: 64)\n"
+    RULES_OPTIONS_HELP
     "\n"
     "A ply is one side's move. Where a count is also given in moves, those are the moves\n"
     "of the side to move: (plies + 1) / 2, rounded down (a win in 7 plies is 4 moves of\n"
     "the winner's; a loss in 6 plies is 3 moves of the loser's).\n";
 
-static int parse_args(int argc, char **argv, struct table_args *a, const char **input)
+static int parse_args(int argc, char **argv, struct table_args *a, struct rules_args *rules,
+                      const char **input)
 {
     static const struct option longopts[] = {
         TABLE_LONGOPTS,
+        RULES_LONGOPTS,
         { "cache", required_argument, NULL, 'c' },
         { "input", required_argument, NULL, 'i' },
         { NULL, 0, NULL, 0 },
@@ -65,6 +72,9 @@ static int parse_args(int argc, char **argv, struct table_args *a, const char **
             a->cache_bytes = (size_t)cache_mb << 20;
         } else if (opt == 'i') {
             *input = optarg;
+        } else if ((status = rules_option("probe", opt, rules)) != 1) {
+            if (status != EXIT_OK)
+                return status;
         } else if ((status = table_option("probe", help, opt, argv, a)) != EXIT_OK) {
             return status;
         }
@@ -75,6 +85,9 @@ static int parse_args(int argc, char **argv, struct table_args *a, const char **
         if (optind < argc)
             return usage_error("probe", "give the FENs either as --input or as one operand, "
                                         "not both");
+        if (rules->on)
+            return usage_error("probe", "--rules, --count and --reading take one FEN operand, "
+                                        "not a batch");
         if (!*input)
             *input = "-";
         return EXIT_OK;
@@ -92,9 +105,11 @@ static void print_plies(const char *metric, const damero_value *value, int plies
                (plies + 1) / 2, (plies + 1) / 2 == 1 ? "" : "s", side_word(side));
 }
 
-static void print_text(const char *fen, const struct table_args *a,
-                       const damero_position *pos, const damero_value *value,
-                       const damero_move *moves, int count, const char *rule)
+/* The position's value; count is its number of moves, rule the lone-piece rule that
+ * ended the game, or NULL. */
+static void print_value_text(const char *fen, const struct table_args *a,
+                             const damero_position *pos, const damero_value *value, int count,
+                             const char *rule)
 {
     static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
 
@@ -107,15 +122,48 @@ static void print_text(const char *fen, const struct table_args *a,
                verb[value->wdl + 1], count ? "" : ": it has no legal move");
     print_plies("DTM", value, value->dtm, pos->side_to_move);
     print_plies("MTC", value, value->mtc, pos->side_to_move);
+}
+
+/* One row of the moves table; extra is printed after the MTC column. */
+static void print_move_row(const damero_move *m, const char *extra)
+{
+    const damero_value *v = &m->value;
+    if (v->wdl == DAMERO_DRAW)
+        printf("%-24s %-5s  %9s  %9s%s\n", m->text, "draw", "-", "-", extra);
+    else
+        printf("%-24s %-5s  %9d  %9d%s\n", m->text, wdl_word(v->wdl), v->dtm, v->mtc, extra);
+}
+
+static void print_text(const char *fen, const struct table_args *a,
+                       const damero_position *pos, const damero_value *value,
+                       const damero_move *moves, int count, const char *rule)
+{
+    print_value_text(fen, a, pos, value, count, rule);
     if (count == 0)
         return;
     printf("\n%-24s %-5s  %9s  %9s\n", "move", "value", "DTM plies", "MTC plies");
+    for (int i = 0; i < count; i++)
+        print_move_row(&moves[i], "");
+}
+
+/* The same under the move-limit rules: the counts and the value under them, and a column
+ * with each move's value under them, the moves in that order. */
+static void print_rules_moves_text(const char *fen, const struct table_args *a, damero_tb *tb,
+                                   const struct rules_args *r, const damero_position *pos,
+                                   const damero_rules_value *value,
+                                   const damero_rules_move *moves, int count, const char *rule)
+{
+    char words[64], extra[80];
+    print_value_text(fen, a, pos, &value->plain, count, rule);
+    print_rules_text(tb, r, value);
+    if (count == 0)
+        return;
+    printf("\n%-24s %-5s  %9s  %9s  %s\n", "move", "value", "DTM plies", "MTC plies",
+           "under the rules");
     for (int i = 0; i < count; i++) {
-        const damero_value *v = &moves[i].value;
-        if (v->wdl == DAMERO_DRAW)
-            printf("%-24s %-5s  %9s  %9s\n", moves[i].text, "draw", "-", "-");
-        else
-            printf("%-24s %-5s  %9d  %9d\n", moves[i].text, wdl_word(v->wdl), v->dtm, v->mtc);
+        rules_value_words(&moves[i].value, words, sizeof words);
+        snprintf(extra, sizeof extra, "  %s", words);
+        print_move_row(&moves[i].move, extra);
     }
 }
 
@@ -148,6 +196,43 @@ static int probe(damero_tb *tb, const struct table_args *a, const damero_positio
         return probe_failure("probe");
     print_text(fen, a, pos, &value, moves, count, rule);
     return EXIT_OK;
+}
+
+/* Probes the position and its moves under the move-limit rules, and prints them. */
+static int probe_rules(damero_tb *tb, const struct table_args *a, const struct rules_args *r,
+                       const damero_position *pos)
+{
+    damero_rules_move *moves = malloc(DAMERO_MAX_MOVES * sizeof *moves);
+    damero_rules_value value;
+    damero_counts counts;
+    char fen[DAMERO_FEN_SIZE];
+    const char *rule;
+    int count, end, status;
+
+    if (!moves) {
+        fprintf(stderr, "damero probe: out of memory\n");
+        return EXIT_FAILURE_RUN;
+    }
+    status = rules_counts("probe", tb, r, &counts);
+    if (status == EXIT_OK &&
+        (damero_probe_rules(tb, pos, &counts, r->reading, &value) != DAMERO_OK ||
+         damero_root_moves_rules(tb, pos, &counts, r->reading, moves, DAMERO_MAX_MOVES,
+                                 &count) != DAMERO_OK ||
+         damero_game_end(tb, pos, &end, &rule) != DAMERO_OK ||
+         damero_write_fen(tb, pos, fen) != DAMERO_OK))
+        status = probe_failure("probe");
+    if (status == EXIT_OK && a->json) {
+        json_t *json;
+        int error = position_rules_json(tb, pos, r->reading, &value, moves, count, &json);
+        if (error != DAMERO_OK && error != DAMERO_ERR_MEMORY)
+            status = probe_failure("probe");
+        else
+            status = json_print("probe", json) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
+    } else if (status == EXIT_OK) {
+        print_rules_moves_text(fen, a, tb, r, pos, &value, moves, count, rule);
+    }
+    free(moves);
+    return status;
 }
 
 /* ---- many positions ---- */
@@ -230,11 +315,12 @@ static int probe_batch(const struct table_args *a, const char *input)
 int cmd_probe(int argc, char **argv)
 {
     struct table_args a = table_args_default();
+    struct rules_args rules = { 0 };
     damero_tb *tb = NULL;
     damero_position pos;
     damero_move *moves;
     const char *input = NULL;
-    int status = parse_args(argc, argv, &a, &input);
+    int status = parse_args(argc, argv, &a, &rules, &input);
 
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
@@ -246,7 +332,7 @@ int cmd_probe(int argc, char **argv)
     }
     status = table_open_position("probe", &a, &tb, &pos);
     if (status == EXIT_OK)
-        status = probe(tb, &a, &pos, moves);
+        status = rules.on ? probe_rules(tb, &a, &rules, &pos) : probe(tb, &a, &pos, moves);
     damero_close(tb);
     free(moves);
     return status;

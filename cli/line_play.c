@@ -3,7 +3,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-const char *const line_end_words[] = { "no move", "lone pieces", "repetition", "limit" };
+const char *const line_end_words[] = { "no move", "lone pieces", "repetition", "limit",
+                                       "count" };
 
 int line_init(struct line *l, int max_plies, const damero_position *start)
 {
@@ -20,8 +21,53 @@ void line_free(struct line *l)
 {
     free(l->positions);
     free(l->moves);
+    free(l->choices);
     l->positions = NULL;
     l->moves = NULL;
+    l->choices = NULL;
+}
+
+int line_under_rules(damero_tb *tb, struct line *l, const damero_counts *counts, int reading)
+{
+    l->rules = true;
+    l->reading = reading;
+    l->counts = *counts;
+    if (!(l->choices = malloc(DAMERO_MAX_MOVES * sizeof *l->choices)))
+        return DAMERO_ERR_MEMORY;
+    return damero_probe_rules(tb, &l->positions[0], &l->counts, reading, &l->start);
+}
+
+/* The best move of pos under the rules, as damero_best_move gives the tables' best (and
+ * DAMERO_ERR_GAME_OVER when there is none); the counts run on to those after it. */
+static int best_move_under_rules(damero_tb *tb, struct line *l, const damero_position *pos,
+                                 damero_move *best)
+{
+    int count;
+    int status = damero_root_moves_rules(tb, pos, &l->counts, l->reading, l->choices,
+                                         DAMERO_MAX_MOVES, &count);
+    if (status != DAMERO_OK)
+        return status;
+    if (count == 0)
+        return DAMERO_ERR_GAME_OVER;
+    *best = l->choices[0].move;
+    l->counts = l->choices[0].value.counts;
+    return DAMERO_OK;
+}
+
+/* Whether, under the rules, a count has run out at pos while the game goes on (a game
+ * that the move reaching the limit ended stands). Sets l->run_out. */
+static int count_run_out(damero_tb *tb, struct line *l, const damero_position *pos,
+                         bool *out)
+{
+    int end, status;
+    *out = false;
+    if (!l->rules)
+        return DAMERO_OK;
+    if ((status = damero_game_end(tb, pos, &end, NULL)) != DAMERO_OK || end != DAMERO_PLAYING)
+        return status;
+    status = damero_counts_run_out(tb, pos, &l->counts, l->reading, &l->run_out);
+    *out = l->run_out >= 0;
+    return status;
 }
 
 static bool same_position(const damero_position *a, const damero_position *b)
@@ -49,7 +95,15 @@ int line_play(damero_tb *tb, struct line *l)
     for (;;) {
         const damero_position *pos = &l->positions[l->plies];
         damero_move *m = &l->moves[l->plies];
-        int status = damero_best_move(tb, pos, m), end;
+        bool run_out;
+        int status = count_run_out(tb, l, pos, &run_out), end;
+        if (status != DAMERO_OK)
+            return status;
+        if (run_out) {
+            l->end = END_COUNT;
+            return DAMERO_OK;
+        }
+        status = l->rules ? best_move_under_rules(tb, l, pos, m) : damero_best_move(tb, pos, m);
         if (status == DAMERO_ERR_GAME_OVER) {
             if ((status = damero_game_end(tb, pos, &end, NULL)) != DAMERO_OK)
                 return status;

@@ -1,14 +1,17 @@
-/* The best line from a position: both sides play the tables' best move until the game
- * ends, a position repeats or a limit is reached. What `damero line`, `damero serve` and
+/* The best line from a position: both sides play the tables' best move (or the best
+ * under the move-limit rules) until the game ends, a count runs out, a position repeats
+ * or a limit is reached. What `damero line`, `damero serve` and
  * `damero annotate` share. */
 #ifndef DAMERO_CLI_LINE_PLAY_H
 #define DAMERO_CLI_LINE_PLAY_H
 
+#include <stdbool.h>
+
 #include "probe/damero.h"
 
-enum line_end { END_NO_MOVE, END_LONE_PIECES, END_REPETITION, END_LIMIT };
+enum line_end { END_NO_MOVE, END_LONE_PIECES, END_REPETITION, END_LIMIT, END_COUNT };
 
-/* "no move", "lone pieces", "repetition" or "limit". */
+/* "no move", "lone pieces", "repetition", "limit" or "count". */
 extern const char *const line_end_words[];
 
 /* The line played: positions[0] is the start, positions[i] the one after ply i, which
@@ -20,6 +23,14 @@ struct line {
     int plies;
     enum line_end end;
     int repeated; /* END_REPETITION: the ply after which the last position stood before */
+
+    /* Under the move-limit rules (line_under_rules): */
+    bool rules;
+    int reading;                   /* 0 or 1, as damero_probe_rules takes it */
+    damero_counts counts;          /* the counts at the last position */
+    damero_rules_value start;      /* the start's value under the rules */
+    int run_out;                   /* END_COUNT: the rule whose count ran out */
+    damero_rules_move *choices;    /* room for the moves of one position */
 };
 
 /* Room for a line of at most max_plies plies from start. Returns 0, or -1 when memory
@@ -27,7 +38,13 @@ struct line {
 int line_init(struct line *l, int max_plies, const damero_position *start);
 void line_free(struct line *l);
 
-/* Plays best moves from l->positions[0]. Returns DAMERO_OK, or the error of the probe
+/* Makes line_play play the best moves under the move-limit rules, the counts at the start
+ * being `counts` (reading 0 or 1), and values the start under them (l->start). Returns
+ * DAMERO_OK, DAMERO_ERR_MEMORY, or the error of damero_probe_rules. */
+int line_under_rules(damero_tb *tb, struct line *l, const damero_counts *counts, int reading);
+
+/* Plays best moves from l->positions[0] until the game ends, a count runs out (under the
+ * rules), a position repeats or max_plies are played. Returns DAMERO_OK, or the error of the probe
  * that failed (its sentence in damero_error_message()). Thread-safe (one line per thread). */
 int line_play(damero_tb *tb, struct line *l);
 

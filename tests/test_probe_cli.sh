@@ -200,6 +200,36 @@ expect 1 "damero probe: " -- probe --variant russian --dir "$tmp/none" "W:Wc3:Bf
 expect 0 "(plies + 1) / 2" -- probe --help
 expect 0 "--max-plies N" -- line --help
 
+# --- values under the move-limit rules (docs/rules.md 5.10) ------------------------------
+# A loss in 26 plies that the main road (5 moves, the lone king on e5) makes a draw, under
+# either reading; without --rules the output is as before.
+ex="B:WKa1,Kb2,Kc3:BKe5"
+expect 0 "under the rules: draw (blessed loss): the main road count runs out first" -- \
+  probe --variant russian --dir "$t" --rules "$ex"
+expect 0 "under the rules: draw (blessed loss)" -- probe --variant russian --dir "$t" --reading 2 "$ex"
+expect 0 '"rules": {"reading": 1, "wdl": "draw", "plies": null, "cursed": false, "blessed": true' -- \
+  probe --variant russian --dir "$t" --json --rules "$ex"
+run probe --variant russian --dir "$t" "$ex"
+check "probe without --rules prints the rules" test "$(grep -c "under the rules" <<< "$out")" -eq 0
+# With the 15-move count already at 28 plies (of 29), White must take at once: it cannot.
+expect 0 "White to move wins" -- probe --variant russian --dir "$t" --count 1=28 --count 2=not-started "W:WKa1,Kb2,Kc3:BKh6"
+expect 0 "the 3 kings v 1 count runs out first" -- \
+  probe --variant russian --dir "$t" --count 1=28 --count 2=not-started "W:WKa1,Kb2,Kc3:BKh6"
+# damero line under the rules: a win within the counts is played out in exactly its
+# plies; a blessed loss ends when the count runs out, never beyond it.
+expect 0 '"plies": 23, ' -- line --variant russian --dir "$t" --json --rules "W:WKa1,Kb2,Kc3:BKh6"
+expect 0 '"end": "no move", "rules_result": "win"}' -- line --variant russian --dir "$t" --json --rules "W:WKa1,Kb2,Kc3:BKh6"
+expect 0 '"plies": 10, ' -- line --variant russian --dir "$t" --json --rules "$ex"
+expect 0 '"end": "count", "rules_result": "draw"}' -- line --variant russian --dir "$t" --json --rules "$ex"
+expect 0 "The main road count has run out after 10 plies: a draw." -- line --variant russian --dir "$t" --rules "$ex"
+expect 0 '"plies": 1, ' -- line --variant russian --dir "$t" --json --count 1=28 --count 2=not-started "W:WKa1,Kb2,Kc3:BKh6"
+expect 0 '"end": "count", "rules_result": "draw"}' -- line --variant russian --dir "$t" --json --count 1=28 --count 2=not-started "W:WKa1,Kb2,Kc3:BKh6"
+expect 0 '[Result "1/2-1/2"]' -- line --variant russian --dir "$t" --pdn --rules "$ex"
+expect 2 "--count takes RULE=N" -- probe --variant russian --dir "$t" --count "main-road=3" "$ex"
+expect 2 '2 "main road"' -- probe --variant russian --dir "$t" --count "2=121" "$ex"
+expect 2 "--reading takes a whole number from 1 to 2" -- probe --variant russian --dir "$t" --reading 3 "$ex"
+expect 2 "take one FEN operand, not a batch" -- probe --variant russian --dir "$t" --rules --input /dev/null
+
 d=$tmp/damaged
 cp -r "$t" "$d"
 truncate -s 100 "$d/russian/KKvK.dtm"

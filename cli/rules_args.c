@@ -1,0 +1,126 @@
+#include "cli/rules_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "cli/probing.h"
+
+int rules_option(const char *cmd, int opt, struct rules_args *r)
+{
+    int reading;
+    switch (opt) {
+    case 'R':
+        r->on = true;
+        return EXIT_OK;
+    case 'C':
+        if (r->num_counts == DAMERO_MAX_RULES)
+            return usage_error(cmd, "--count is given more often than a variant has rules");
+        r->count[r->num_counts++] = optarg;
+        r->on = true;
+        return EXIT_OK;
+    case 'r':
+        if (parse_int(cmd, "--reading", optarg, 1, 2, &reading) < 0)
+            return EXIT_USAGE;
+        r->reading = reading - 1;
+        r->on = true;
+        return EXIT_OK;
+    }
+    return 1;
+}
+
+/* The rule named or numbered (from 1) by the text before '=', or -1. */
+static int rule_of(const damero_tb *tb, const char *text, size_t len)
+{
+    damero_rule_info info;
+    char *end;
+    long k = strtol(text, &end, 10);
+    if (end == text + len && len > 0 && k >= 1 && k <= damero_rule_count(tb))
+        return (int)k - 1;
+    for (int j = 0; j < damero_rule_count(tb); j++)
+        if (damero_rule(tb, j, &info) == DAMERO_OK && strlen(info.name) == len &&
+            strncmp(info.name, text, len) == 0)
+            return j;
+    return -1;
+}
+
+static int bad_count(const char *cmd, const damero_tb *tb, const char *given)
+{
+    damero_rule_info info;
+    fprintf(stderr, "damero %s: --count takes RULE=N, RULE one of the %s rules by number or "
+                    "name, N the plies played since its count started (0 to 120) or "
+                    "not-started; not '%s'. The rules:", cmd, damero_variant(tb), given);
+    for (int k = 0; k < damero_rule_count(tb); k++)
+        if (damero_rule(tb, k, &info) == DAMERO_OK)
+            fprintf(stderr, " %d \"%s\"%s", k + 1, info.name,
+                    k + 1 < damero_rule_count(tb) ? "," : "");
+    if (damero_rule_count(tb) == 0)
+        fprintf(stderr, " none");
+    fprintf(stderr, "\n");
+    return EXIT_USAGE;
+}
+
+int rules_counts(const char *cmd, const damero_tb *tb, const struct rules_args *r,
+                 damero_counts *counts)
+{
+    for (int k = 0; k < DAMERO_MAX_RULES; k++)
+        counts->plies[k] = DAMERO_COUNT_NOT_STARTED;
+    for (int k = 0; k < r->num_counts; k++) {
+        const char *eq = strrchr(r->count[k], '=');
+        int rule = eq ? rule_of(tb, r->count[k], (size_t)(eq - r->count[k])) : -1;
+        char *end;
+        long plies = eq ? strtol(eq + 1, &end, 10) : -1;
+        if (eq && strcmp(eq + 1, "not-started") == 0)
+            plies = DAMERO_COUNT_NOT_STARTED, end = (char *)"";
+        if (rule < 0 || end == eq + 1 || *end || plies < DAMERO_COUNT_NOT_STARTED ||
+            plies > 120)
+            return bad_count(cmd, tb, r->count[k]);
+        counts->plies[rule] = (int)plies;
+    }
+    return EXIT_OK;
+}
+
+void rules_value_words(const damero_rules_value *v, char *out, size_t size)
+{
+    if (v->wdl != DAMERO_DRAW)
+        snprintf(out, size, "%s %d", wdl_word(v->wdl), v->plies);
+    else if (v->plain.wdl == DAMERO_WIN)
+        snprintf(out, size, "draw (cursed win)");
+    else if (v->plain.wdl == DAMERO_LOSS)
+        snprintf(out, size, "draw (blessed loss)");
+    else
+        snprintf(out, size, "draw");
+}
+
+void print_rules_text(const damero_tb *tb, const struct rules_args *r,
+                      const damero_rules_value *v)
+{
+    static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
+    damero_rule_info info;
+    char words[64];
+    printf("\nrules     %s, reading %d:\n", damero_variant(tb), r->reading + 1);
+    for (int k = 0; k < damero_rule_count(tb); k++) {
+        if (damero_rule(tb, k, &info) != DAMERO_OK)
+            continue;
+        int reading = r->reading < info.readings ? r->reading : 0;
+        printf("  %d %-18s %3d %-25s ", k + 1, info.name, info.limit[reading],
+               info.unit[reading]);
+        if (v->counts.plies[k] == DAMERO_COUNT_NOT_STARTED)
+            printf("no count\n");
+        else
+            printf("%d plies played\n", v->counts.plies[k]);
+    }
+    rules_value_words(v, words, sizeof words);
+    if (v->wdl != DAMERO_DRAW)
+        printf("under the rules: %s, in %d plies\n", verb[v->wdl + 1], v->plies);
+    else
+        printf("under the rules: %s", words);
+    if (v->wdl == DAMERO_DRAW && v->rule >= 0 && damero_rule(tb, v->rule, &info) == DAMERO_OK)
+        printf(": the %s count runs out first", info.name);
+    if (v->wdl == DAMERO_DRAW)
+        printf("\n");
+    if (v->tables_beyond)
+        printf("(the tables' value was taken where no count runs: a count that would "
+               "start later on such a line is not followed)\n");
+}

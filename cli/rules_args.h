@@ -1,0 +1,52 @@
+/* The options of `damero probe` that ask for values under the move-limit rules
+ * (damero.h, "Values under the move-limit rules"): --rules, --count and --reading, and
+ * how the answer is printed. */
+#ifndef DAMERO_CLI_RULES_ARGS_H
+#define DAMERO_CLI_RULES_ARGS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "probe/damero.h"
+
+#define RULES_LONGOPTS                                 \
+    { "rules", no_argument, NULL, 'R' },               \
+    { "count", required_argument, NULL, 'C' },         \
+    { "reading", required_argument, NULL, 'r' }
+
+#define RULES_OPTIONS_HELP \
+    "  --rules         also the value under the variant's move-limit rules (docs/rules.md,\n" \
+    "                  5.10): win, draw or loss when every count is respected, with the\n" \
+    "                  plies to the end of the game under them; a win the rules make a\n" \
+    "                  draw is called a cursed win, a loss they make a draw a blessed loss\n" \
+    "  --count RULE=N  rule RULE (its number in the list printed, or its name) has run N\n" \
+    "                  plies since its count started (0 to 120, or not-started); may be\n" \
+    "                  repeated. Counts not given start at the position where it starts\n" \
+    "                  them (the ending arises there). Implies --rules\n" \
+    "  --reading N     1: each rule's first reading of its limit (default); 2: the second,\n" \
+    "                  for the rules whose sources differ. Implies --rules\n"
+
+struct rules_args {
+    bool on;
+    int reading;                        /* 0 or 1 */
+    int num_counts;
+    const char *count[DAMERO_MAX_RULES]; /* "RULE=N" as given */
+};
+
+/* Handles opt when it is one of RULES_LONGOPTS: returns EXIT_OK, or EXIT_USAGE after
+ * printing the error; returns 1 when opt is not one of them. */
+int rules_option(const char *cmd, int opt, struct rules_args *r);
+
+/* The counts the --count options give, for tb's rules; the others not started. Returns
+ * EXIT_OK, or EXIT_USAGE after printing the error (naming the rules). */
+int rules_counts(const char *cmd, const damero_tb *tb, const struct rules_args *r,
+                 damero_counts *counts);
+
+/* The value under the rules, as lines of text after the plain value. */
+void print_rules_text(const damero_tb *tb, const struct rules_args *r,
+                      const damero_rules_value *v);
+
+/* A move's value under the rules: "win 25", "draw (cursed win)", "loss 24". */
+void rules_value_words(const damero_rules_value *v, char *out, size_t size);
+
+#endif
