@@ -29,13 +29,18 @@ static const char help[] =
     "  GET /api/variants             the variants served, with their boards: a list of\n"
     "                                {variant, max_pieces, columns, rows, algebraic, grid\n"
     "                                (the square numbers, top row first, 0 where no piece\n"
-    "                                stands), names (of squares 1, 2, ...)}\n"
+    "                                stands), names (of squares 1, 2, ...), rules (how\n"
+    "                                many move-limit rules the variant has)}\n"
     "  GET /api/VARIANT?fen=FEN      what 'damero probe --json' prints\n"
     "  GET /api/VARIANT/line?fen=FEN what 'damero line --json' prints\n"
     "  GET /api/VARIANT/moves?fen=FEN the legal moves without values, for a position\n"
     "                                outside the tables: {variant, fen, moves: [{move,\n"
     "                                after}]}\n"
     "  GET /api/VARIANT/start        the starting position: {variant, fen}\n"
+    "  GET /api/VARIANT/rules?fen=FEN[&reading=2]\n"
+    "                                what 'damero probe --json --rules' prints: the value\n"
+    "                                under the move-limit rules, every count starting at\n"
+    "                                the position (503 when the search needs more room)\n"
     "\n"
     "Errors are JSON too, {\"error\": sentence, \"status\": code}: 400 for a bad FEN or\n"
     "request, 404 for an unknown variant or path and a missing table. Only GET (and HEAD)\n"
@@ -182,11 +187,33 @@ static damero_tb *find_tables(const struct server *s, const char *variant)
 }
 
 /* What /api/VARIANT[/KIND] answers, by the path after the variant. */
-enum answer_kind { ANSWER_PROBE, ANSWER_LINE, ANSWER_MOVES, ANSWER_START, ANSWER_KINDS };
-static const char *const kind_paths[ANSWER_KINDS] = { "", "/line", "/moves", "/start" };
+enum answer_kind {
+    ANSWER_PROBE, ANSWER_LINE, ANSWER_MOVES, ANSWER_START, ANSWER_RULES, ANSWER_KINDS
+};
+static const char *const kind_paths[ANSWER_KINDS] = { "", "/line", "/moves", "/start",
+                                                      "/rules" };
+
+/* What `damero probe --json --rules` prints, every count starting at pos. */
+static int rules_answer(damero_tb *tb, const damero_position *pos, int reading, json_t **json)
+{
+    damero_rules_move *moves = malloc(DAMERO_MAX_MOVES * sizeof *moves);
+    damero_rules_value value;
+    int count = 0, status;
+
+    if (!moves)
+        return DAMERO_ERR_MEMORY;
+    status = damero_probe_rules(tb, pos, NULL, reading, &value);
+    if (status == DAMERO_OK)
+        status = damero_root_moves_rules(tb, pos, NULL, reading, moves, DAMERO_MAX_MOVES,
+                                         &count);
+    if (status == DAMERO_OK)
+        status = position_rules_json(tb, pos, reading, &value, moves, count, json);
+    free(moves);
+    return status;
+}
 
 static int answer_json(damero_tb *tb, const damero_position *pos, enum answer_kind kind,
-                       json_t **json)
+                       int reading, json_t **json)
 {
     damero_move *moves;
     struct line l;
@@ -194,6 +221,8 @@ static int answer_json(damero_tb *tb, const damero_position *pos, enum answer_ki
 
     if (kind == ANSWER_START)
         return fen_json(tb, pos, json);
+    if (kind == ANSWER_RULES)
+        return rules_answer(tb, pos, reading, json);
     if (kind == ANSWER_LINE) {
         status = line_init(&l, LINE_MAX_PLIES, pos) < 0 ? DAMERO_ERR_MEMORY : line_play(tb, &l);
         if (status == DAMERO_OK)
@@ -235,8 +264,28 @@ static unsigned requested_position(struct MHD_Connection *c, damero_tb *tb, cons
     return status_of(status);
 }
 
-/* GET /api/VARIANT?fen=..., /api/VARIANT/line?fen=..., /api/VARIANT/moves?fen=... and
- * /api/VARIANT/start (path: what follows /api/). */
+/* The reading of the rules a request asks for: ?reading=1 (the default) or 2, as
+ * damero_probe_rules takes it (0 or 1). Returns 0, or the HTTP status of the fault with
+ * its sentence in message. */
+static unsigned requested_reading(struct MHD_Connection *c, int *reading, char *message,
+                                  size_t size)
+{
+    const char *text = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "reading");
+
+    *reading = 0;
+    if (!text || strcmp(text, "1") == 0)
+        return 0;
+    if (strcmp(text, "2") == 0) {
+        *reading = 1;
+        return 0;
+    }
+    snprintf(message, size, "reading is 1 or 2 (the first or second reading of the rules)");
+    return MHD_HTTP_BAD_REQUEST;
+}
+
+/* GET /api/VARIANT?fen=..., /api/VARIANT/line?fen=..., /api/VARIANT/moves?fen=...,
+ * /api/VARIANT/rules?fen=...[&reading=2] and /api/VARIANT/start (path: what follows
+ * /api/). */
 static enum MHD_Result answer_position(struct MHD_Connection *c, const struct server *s,
                                        const char *path)
 {
@@ -249,7 +298,7 @@ static enum MHD_Result answer_position(struct MHD_Connection *c, const struct se
     damero_tb *tb;
     json_t *json;
     unsigned http;
-    int status;
+    int reading, status;
 
     while (kind < ANSWER_KINDS && strcmp(slash ? slash : "", kind_paths[kind]) != 0)
         kind++;
@@ -261,11 +310,14 @@ static enum MHD_Result answer_position(struct MHD_Connection *c, const struct se
     if (!(tb = find_tables(s, variant)))
         return send_error(c, MHD_HTTP_NOT_FOUND, "no tables for the variant '%s' here (see "
                           "/api/variants for those served)", variant);
-    if ((http = requested_position(c, tb, path, kind, &pos, message, sizeof message)) != 0)
+    if ((http = requested_position(c, tb, path, kind, &pos, message, sizeof message)) != 0 ||
+        (http = requested_reading(c, &reading, message, sizeof message)) != 0)
         return send_error(c, http, "%s", message);
-    if ((status = answer_json(tb, &pos, kind, &json)) != DAMERO_OK)
-        return send_error(c, status_of(status), "%s", status == DAMERO_ERR_MEMORY
-                          ? "out of memory" : damero_error_message());
+    /* a search under the rules says why it ran out of room; the JSON builders do not */
+    if ((status = answer_json(tb, &pos, kind, reading, &json)) != DAMERO_OK)
+        return send_error(c, status_of(status), "%s",
+                          status == DAMERO_ERR_MEMORY && kind != ANSWER_RULES
+                              ? "out of memory" : damero_error_message());
     return send_json(c, MHD_HTTP_OK, json);
 }
 
@@ -318,9 +370,10 @@ static json_t *board_json(damero_tb *tb)
     for (int square = 1; square <= board.squares && names; square++)
         if (damero_square_name(tb, square, name) == DAMERO_OK)
             json_append(&names, json_string(name));
-    return json_pack("{s:s, s:i, s:i, s:i, s:b, s:o, s:o}", "variant", damero_variant(tb),
-                     "max_pieces", damero_max_pieces(tb), "columns", board.columns, "rows",
-                     board.rows, "algebraic", board.algebraic, "grid", grid, "names", names);
+    return json_pack("{s:s, s:i, s:i, s:i, s:b, s:o, s:o, s:i}", "variant",
+                     damero_variant(tb), "max_pieces", damero_max_pieces(tb), "columns", board.columns, "rows",
+                     board.rows, "algebraic", board.algebraic, "grid", grid, "names", names,
+                     "rules", damero_rule_count(tb));
 }
 
 /* Opens the tables of every variant that has some in dir. Returns EXIT_OK or an exit

@@ -43,6 +43,25 @@ def same_as_cli(c, damero, tables, base):
                     f"{variant} {fen} {'line' if line else 'probe'}: {status} {got} != {want}")
 
 
+def rules_same_as_cli(c, damero, tables, base):
+    """/api/VARIANT/rules answers what `damero probe --json --rules` prints (the counts
+    starting at the position), under either reading; a bad reading is a 400."""
+    for variant, fen, reading in (("russian", "W:WKa1,Kc3:BKh8", "1"),
+                                  ("russian", "B:WKa1,Kc3:BKh8", "2"),
+                                  ("international", "W:W28,K46:B7", "1")):
+        url = f"{base}api/{variant}/rules?fen={urllib.parse.quote(fen)}&reading={reading}"
+        status, got = get_json(url)
+        out = subprocess.run([damero, "probe", "--variant", variant, "--dir", tables, "--json",
+                              "--reading", reading, fen], capture_output=True, text=True,
+                             check=True).stdout
+        want = json.loads(out)
+        c.check(status == 200 and got == want and "rules" in got,
+                f"{variant} {fen} rules (reading {reading}): {status} {got} != {want}")
+    status, got = get_json(f"{base}api/russian/rules?fen=W:WKa1,Kc3:BKh8&reading=3")
+    c.check(status == 400 and "reading is 1 or 2" in got.get("error", ""),
+            f"reading=3: {status} {got}")
+
+
 def variants(c, base):
     status, got = get_json(base + "api/variants")
     names = [v["variant"] for v in got] if status == 200 else []
@@ -52,6 +71,7 @@ def variants(c, base):
         c.check(len(v["grid"]) == v["rows"] and numbers == list(range(1, len(v["names"]) + 1)),
                 f"{v['variant']}: the grid does not number the squares 1..{len(v['names'])}")
         c.check(v["max_pieces"] == 3, f"{v['variant']}: max_pieces {v['max_pieces']}")
+        c.check(v["rules"] > 0, f"{v['variant']}: {v['rules']} move-limit rules")
     russian = next(v for v in got if v["variant"] == "russian")
     # White at the bottom: a1 (square 1) at the bottom left, h8 (32) at the top right
     c.check(russian["grid"][-1][0] == 1 and russian["grid"][0][-1] == 32 and
@@ -214,6 +234,7 @@ def main():
             c.check(base.startswith("http://127.0.0.1:"), f"not on loopback by default: {base}")
             same_as_cli(c, damero, tables, base)
             variants(c, base)
+            rules_same_as_cli(c, damero, tables, base)
             start_and_moves(c, damero, tables, base)
             errors(c, base)
             limits(c, base)

@@ -69,6 +69,14 @@ def explore(c, driver, base, variant, fen, artifacts):
             f"{variant} {fen}: the page shows {value.get_attribute('data-wdl')}, the API {api['wdl']}")
     c.check(moves_of(rows) == api_moves(api),
             f"{variant} {fen}: the moves table {moves_of(rows)} != the API's {api_moves(api)}")
+    _, under = get_json(f"{base}api/{variant}/rules?fen={urllib.parse.quote(fen)}")
+    rules = WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "rules").get_attribute("data-wdl") and
+        d.find_element(By.ID, "rules"))
+    c.check(rules.get_attribute("data-wdl") == under["rules"]["wdl"] and
+            rules.text.startswith("Under the move-limit rules:"),
+            f"{variant} {fen}: the page shows {rules.text!r} under the rules, the API "
+            f"{under['rules']['wdl']}")
     squares = driver.find_elements(By.CSS_SELECTOR, "#board rect[data-square]")
     pieces = driver.find_elements(By.CSS_SELECTOR, "#board circle.white, #board circle.black")
     c.check(len(squares) == (50 if variant == "international" else 32),

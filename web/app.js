@@ -194,10 +194,37 @@ async function probe(fen) {
     value.className = data.wdl;
     value.dataset.wdl = data.wdl;
     showMoves(data.moves);
+    showRules(asked, fen);
   } catch (error) {
     if (asked !== state.request) return;
     if (error.status === 404) showMovesOnly(asked, fen, error.message);
     else showError(error.message);
+  }
+}
+
+// The value under the variant's move-limit rules, every count starting here (a search:
+// it may take a moment, or fail for want of room, and the plain value stands meanwhile).
+function rulesSentence(rules) {
+  if (rules.wdl !== "draw")
+    return `Under the move-limit rules: ${WDL_WORDS[rules.wdl]} in ${inPlies(rules.plies)}.`;
+  const kind = rules.cursed ? " (a win the rules make a draw)" :
+    rules.blessed ? " (a loss the rules make a draw)" : "";
+  const binding = rules.binding ? `: the ${rules.binding} count runs out first` : "";
+  return `Under the move-limit rules: draws${kind}${binding}.`;
+}
+
+async function showRules(asked, fen) {
+  const rules = $("rules");
+  rules.textContent = "";
+  rules.dataset.wdl = "";
+  if (!state.boards[state.variant].rules) return;
+  try {
+    const data = await getJson(`api/${state.variant}/rules?fen=${encodeURIComponent(fen)}`);
+    if (asked !== state.request) return;
+    rules.textContent = rulesSentence(data.rules);
+    rules.dataset.wdl = data.rules.wdl;
+  } catch (error) {
+    if (asked === state.request) rules.textContent = `Under the move-limit rules: ${error.message}.`;
   }
 }
 
