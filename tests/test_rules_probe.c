@@ -11,6 +11,7 @@
 #define _XOPEN_SOURCE 700
 #include "tests/probe_util.h"
 
+#include "core/array.h"
 #include "core/game_end.h"
 #include "format/index.h"
 #include "format/rule_state.h"
@@ -95,11 +96,12 @@ static bool is_leaf(const struct rule_row *row, const struct state *s, struct mo
 static void graph_explore(struct graph *g, const struct rule_row *row)
 {
     struct move_list *list = malloc(sizeof *list);
+    size_t first_cap = 0;
     assert_non_null(list);
-    g->first = malloc(sizeof *g->first);
+    g->first = NULL;
     for (size_t k = 0; k < g->n; k++) {
-        g->first = realloc(g->first, (k + 2) * sizeof *g->first);
-        assert_non_null(g->first);
+        /* room doubles: growing by one each time copies the array each time */
+        assert_int_equal(array_reserve(&g->first, &first_cap, k + 2, sizeof *g->first), 0);
         g->first[k] = (uint32_t)g->edges;
         struct state s = g->states[k];
         if (is_leaf(row, &s, list))
