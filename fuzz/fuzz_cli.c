@@ -3,8 +3,8 @@
  * Input: the arguments after "damero", separated by NUL bytes (at most MAX_ARGS). They
  * run in a folder holding the russian tables of up to 3 pieces as tables/russian (the
  * default --dir), so that probe, line and info reach real work. The commands that build
- * tables (gen, verify) or count to a depth (perft) would spend minutes on one input:
- * those inputs are skipped, and their shared option parsers (variants, numbers, paths)
+ * tables (gen, verify), count to a depth (perft) or serve until stopped (serve) would
+ * spend minutes on one input: those inputs are skipped, and their shared option parsers (variants, numbers, paths)
  * are reached through the others. Output goes to /dev/null; every input must end with an
  * exit code, never a crash. */
 #define _DEFAULT_SOURCE /* getopt's reset, below */
@@ -51,16 +51,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     }
     tableset_free(&ts);
-    if (!freopen("/dev/null", "w", stdout))
+    /* standard input empty, so that a batch probe reading it (no FEN given) ends at once */
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "r", stdin))
         abort();
     return 0;
 }
 
-/* Whether the command named would build tables or count to a depth. */
+/* Whether the command named would build tables, count to a depth or serve. */
 static int is_long_running(const char *command)
 {
     return strcmp(command, "gen") == 0 || strcmp(command, "verify") == 0 ||
-           strcmp(command, "perft") == 0;
+           strcmp(command, "perft") == 0 || strcmp(command, "serve") == 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
