@@ -41,11 +41,8 @@ static const char help[] =
 #define MAX_FILE_BYTES (256u << 20)
 
 struct annotate_args {
-    const char *dir;
-    const char *variant; /* NULL: from each game's GameType */
+    struct table_args t; /* t.variant NULL: from each game's GameType */
     const char *file;
-    bool json;
-    size_t cache_bytes;
 };
 
 /* The tables of each variant, opened when a game first needs them. */
@@ -79,37 +76,17 @@ struct followed {
 static int parse_args(int argc, char **argv, struct annotate_args *a)
 {
     static const struct option longopts[] = {
-        { "dir", required_argument, NULL, 'd' },
-        { "variant", required_argument, NULL, 'v' },
-        { "json", no_argument, NULL, 'j' },
-        { "cache", required_argument, NULL, 'c' },
-        { "help", no_argument, NULL, 'h' },
+        TABLE_LONGOPTS,
+        CACHE_LONGOPT,
         { NULL, 0, NULL, 0 },
     };
-    int opt, cache_mb;
+    int opt, status;
 
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'd':
-            if (!(a->dir = parse_path("annotate", "--dir", optarg)))
-                return EXIT_USAGE;
-            break;
-        case 'j': a->json = true; break;
-        case 'v':
-            if (!(a->variant = parse_variant_name("annotate", optarg)))
-                return EXIT_USAGE;
-            break;
-        case 'c':
-            if (parse_int("annotate", "--cache", optarg, 0, 1 << 20, &cache_mb) < 0)
-                return EXIT_USAGE;
-            a->cache_bytes = (size_t)cache_mb << 20;
-            break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return option_error("annotate", opt, argv);
-        }
-    }
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1)
+        if ((status = table_option("annotate", help, opt, argv, &a->t)) != EXIT_OK)
+            return status;
     if (optind != argc - 1)
         return usage_error("annotate", "name one PDN file");
     a->file = argv[optind];
@@ -154,8 +131,8 @@ static const char *game_variant(const struct context *ctx, const struct pdn_game
     char *end;
     long type;
 
-    if (ctx->a->variant)
-        return ctx->a->variant;
+    if (ctx->a->t.variant)
+        return ctx->a->t.variant;
     if (!tag) {
         snprintf(f->error, sizeof f->error, "no GameType tag: give the rules with --variant");
         return NULL;
@@ -176,7 +153,7 @@ static damero_tb *tables_for(struct context *ctx, const char *variant, struct fo
     while (damero_variant_name(k) && strcmp(damero_variant_name(k), variant) != 0)
         k++;
     if (!ctx->tables[k] &&
-        damero_open(variant, ctx->a->dir, ctx->a->cache_bytes, &ctx->tables[k]) != DAMERO_OK)
+        damero_open(variant, ctx->a->t.dir, ctx->a->t.cache_bytes, &ctx->tables[k]) != DAMERO_OK)
         snprintf(f->error, sizeof f->error, "%s", damero_error_message());
     return ctx->tables[k];
 }
@@ -448,7 +425,7 @@ static int annotate(struct context *ctx, const char *text, size_t size)
 {
     struct pdn_reader r;
     struct pdn_game g;
-    json_t *list = ctx->a->json ? json_array() : NULL;
+    json_t *list = ctx->a->t.json ? json_array() : NULL;
     int status = EXIT_OK, read;
 
     pdn_reader_init(&r, text, size);
@@ -462,7 +439,7 @@ static int annotate(struct context *ctx, const char *text, size_t size)
                         g.number, g.line, f.error);
                 status = EXIT_FAILURE_RUN;
             }
-            if (ctx->a->json)
+            if (ctx->a->t.json)
                 json_append(&list, game_json(ctx, &g, &f));
             else
                 write_pdn(&g, &f);
@@ -478,14 +455,14 @@ static int annotate(struct context *ctx, const char *text, size_t size)
         json_decref(list);
         return EXIT_FAILURE_RUN;
     }
-    if (ctx->a->json && json_print("annotate", list) < 0)
+    if (ctx->a->t.json && json_print("annotate", list) < 0)
         return EXIT_FAILURE_RUN;
     return status;
 }
 
 int cmd_annotate(int argc, char **argv)
 {
-    struct annotate_args a = { .dir = default_table_dir(), .cache_bytes = (size_t)DEFAULT_CACHE_MB << 20 };
+    struct annotate_args a = { .t = table_args_default() };
     struct context ctx = { .a = &a };
     size_t size = 0;
     char *text;

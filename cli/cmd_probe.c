@@ -57,20 +57,16 @@ static int parse_args(int argc, char **argv, struct table_args *a, struct rules_
     static const struct option longopts[] = {
         TABLE_LONGOPTS,
         RULES_LONGOPTS,
-        { "cache", required_argument, NULL, 'c' },
+        CACHE_LONGOPT,
         { "input", required_argument, NULL, 'i' },
         { NULL, 0, NULL, 0 },
     };
-    int opt, status, cache_mb;
+    int opt, status;
 
     opterr = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (opt == 'c') {
-            if (parse_int("probe", "--cache", optarg, 0, 1 << 20, &cache_mb) < 0)
-                return EXIT_USAGE;
-            a->cache_bytes = (size_t)cache_mb << 20;
-        } else if (opt == 'i') {
+        if (opt == 'i') {
             *input = optarg;
         } else if ((status = rules_option("probe", opt, rules)) != 1) {
             if (status != EXIT_OK)

@@ -64,10 +64,9 @@ static const char help[] =
 #define MAX_VARIANTS 32
 
 struct serve_args {
-    const char *dir;
+    struct table_args t; /* dir and cache_bytes */
     const char *bind;
     int port;
-    size_t cache_bytes;
 };
 
 /* What the request handler reads, from every thread at once; set before serving. */
@@ -83,32 +82,22 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
         { "dir", required_argument, NULL, 'd' },
         { "port", required_argument, NULL, 'p' },
         { "bind", required_argument, NULL, 'b' },
-        { "cache", required_argument, NULL, 'c' },
+        CACHE_LONGOPT,
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    int opt, cache_mb;
+    int opt, status;
 
     opterr = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'd':
-            if (!(a->dir = parse_path("serve", "--dir", optarg)))
-                return EXIT_USAGE;
-            break;
-        case 'b': a->bind = optarg; break;
-        case 'p':
+        if (opt == 'b') {
+            a->bind = optarg;
+        } else if (opt == 'p') {
             if (parse_int("serve", "--port", optarg, 0, 65535, &a->port) < 0)
                 return EXIT_USAGE;
-            break;
-        case 'c':
-            if (parse_int("serve", "--cache", optarg, 0, 1 << 20, &cache_mb) < 0)
-                return EXIT_USAGE;
-            a->cache_bytes = (size_t)cache_mb << 20;
-            break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return option_error("serve", opt, argv);
+        } else if ((status = table_option("serve", help, opt, argv, &a->t)) != EXIT_OK) {
+            return status;
         }
     }
     if (optind < argc)
@@ -385,7 +374,7 @@ static int open_tables(const struct serve_args *a, struct server *s)
     damero_tb *tb;
 
     for (int k = 0; (name = damero_variant_name(k)) && s->count < MAX_VARIANTS; k++) {
-        if (damero_open(name, a->dir, a->cache_bytes, &tb) != DAMERO_OK) {
+        if (damero_open(name, a->t.dir, a->t.cache_bytes, &tb) != DAMERO_OK) {
             json_decref(list);
             return probe_failure("serve");
         }
@@ -404,7 +393,7 @@ static int open_tables(const struct serve_args *a, struct server *s)
     }
     if (s->count == 0) {
         fprintf(stderr, "damero serve: no tables in %s: build some with 'damero gen --dir %s'\n",
-                a->dir, a->dir);
+                a->t.dir, a->t.dir);
         return EXIT_FAILURE_RUN;
     }
     return EXIT_OK;
@@ -450,8 +439,8 @@ static int run(const struct serve_args *a, struct server *s, const struct addrin
 
 int cmd_serve(int argc, char **argv)
 {
-    struct serve_args a = { .dir = default_table_dir(), .bind = "127.0.0.1", .port = DEFAULT_PORT,
-                            .cache_bytes = (size_t)DEFAULT_CACHE_MB << 20 };
+    struct serve_args a = { .t = table_args_default(), .bind = "127.0.0.1",
+                            .port = DEFAULT_PORT };
     struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
                               .ai_socktype = SOCK_STREAM },
                     *where = NULL;

@@ -74,6 +74,16 @@ int parse_int(const char *cmd, const char *option, const char *text, int min, in
     return 0;
 }
 
+int parse_cache(const char *cmd, const char *text, size_t *bytes)
+{
+    int mb;
+
+    if (parse_int(cmd, "--cache", text, 0, 1 << 20, &mb) < 0)
+        return -1;
+    *bytes = (size_t)mb << 20;
+    return 0;
+}
+
 const char *default_table_dir(void)
 {
     const char *dir = getenv("DAMERO_TABLES");

@@ -2,6 +2,7 @@
 #ifndef DAMERO_CLI_OPTIONS_H
 #define DAMERO_CLI_OPTIONS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct variant; /* core/variant.h, for the commands that use the rules themselves */
@@ -27,6 +28,10 @@ const struct variant *parse_variant(const char *cmd, const char *name);
  * naming the option. */
 int parse_int(const char *cmd, const char *option, const char *text, int min, int max,
               int *value);
+
+/* Parses the MB of a --cache option into *bytes; returns 0, or -1 after printing an
+ * error. */
+int parse_cache(const char *cmd, const char *text, size_t *bytes);
 
 /* The table root when no --dir is given: $DAMERO_TABLES when set and not empty, else
  * "tables" (in the current directory). */

@@ -21,6 +21,7 @@ int table_option(const char *cmd, const char *help, int opt, char *const *argv,
         return EXIT_OK;
     case 'd': return (a->dir = parse_path(cmd, "--dir", optarg)) ? EXIT_OK : EXIT_USAGE;
     case 'j': a->json = true; return EXIT_OK;
+    case 'c': return parse_cache(cmd, optarg, &a->cache_bytes) < 0 ? EXIT_USAGE : EXIT_OK;
     case 'h': fputs(help, stdout); return -1;
     default: return option_error(cmd, opt, argv);
     }

@@ -16,6 +16,9 @@
     { "json", no_argument, NULL, 'j' },          \
     { "help", no_argument, NULL, 'h' }
 
+/* --cache MB, for the commands that take it (table_option handles it). */
+#define CACHE_LONGOPT { "cache", required_argument, NULL, 'c' }
+
 /* Their help. */
 #define TABLE_OPTIONS_HELP \
     "  --variant NAME  the rules (see 'damero --help' for the list)\n" \
@@ -37,9 +40,10 @@ struct table_args {
 /* The arguments before parsing: tables in "tables", the default cache. */
 struct table_args table_args_default(void);
 
-/* Handles opt, an option of TABLE_LONGOPTS or one getopt_long did not know. Returns
- * EXIT_OK, -1 after printing help (the command then exits with EXIT_OK), or EXIT_USAGE
- * after printing the error. */
+/* Handles opt, an option of TABLE_LONGOPTS or CACHE_LONGOPT, or one getopt_long did not
+ * know (a command that takes only some of them lists only those). Returns EXIT_OK, -1
+ * after printing help (the command then exits with EXIT_OK), or EXIT_USAGE after
+ * printing the error. */
 int table_option(const char *cmd, const char *help, int opt, char *const *argv,
                  struct table_args *a);
 

@@ -29,6 +29,11 @@ out=$(cd "${TMPDIR:-/tmp}" && DAMERO_TABLES=/nonexistent/damero-tables "$damero"
 checks=$((checks + 1))
 out=$(DAMERO_TABLES=/nonexistent/damero-tables "$damero" probe --variant russian --dir /nonexistent/given "W:WKa1:BKh8" 2>&1)
 [[ "$out" == *"/nonexistent/given is not a directory"* ]] || fail "--dir does not win over DAMERO_TABLES: $out"
+# --cache MB reads the same in every command that takes it (one helper)
+for cmd in "probe --variant russian" "serve" "annotate"; do
+  expect 2 "--cache takes a whole number from 0 to 1048576, not 'lots'" -- $cmd --cache lots x
+  expect 2 "--cache takes a whole number from 0 to 1048576, not '-1'" -- $cmd --cache -1 x
+done
 expect 2 "unknown variant 'chess'" -- perft --variant chess --depth 3
 expect 2 "international" -- perft --variant chess --depth 3
 expect 2 "--depth takes a whole number" -- perft --variant russian --depth x
