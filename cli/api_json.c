@@ -1,5 +1,6 @@
 #include "cli/api_json.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,4 +151,19 @@ int fen_json(damero_tb *tb, const damero_position *pos, json_t **json)
         return status;
     *json = json_pack("{s:s, s:s}", "variant", damero_variant(tb), "fen", fen);
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
+}
+
+json_t *json_with_error(json_t *object, const char *message)
+{
+    return json_with(object, "error", json_string(message));
+}
+
+int input_failure(const char *cmd, bool json, const char *key, const char *input, int code,
+                  const char *message)
+{
+    if (json)
+        json_print(cmd, json_with_error(json_pack("{s:s}", key, input), message));
+    else
+        fprintf(stderr, "damero %s: %s\n", cmd, message);
+    return code;
 }

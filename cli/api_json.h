@@ -44,6 +44,17 @@ int line_json(damero_tb *tb, const struct line *l, json_t **json);
 int legal_moves_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                      json_t **json);
 
+/* The error object of every --json output and of the HTTP API: object (what the failed
+ * input was, e.g. {"fen": FEN}; or an empty object) with "error", the sentence saying what
+ * went wrong, added. Returns it, or NULL when memory runs out (object freed). */
+json_t *json_with_error(json_t *object, const char *message);
+
+/* Reports a failure on the command's input (a FEN, a file, a table, a count): with json,
+ * {key: input, "error": message} on one line of stdout; else "damero CMD: message" on
+ * stderr. Returns code, the command's exit code. */
+int input_failure(const char *cmd, bool json, const char *key, const char *input, int code,
+                  const char *message);
+
 /* {variant, fen}. Returns as position_json. */
 int fen_json(damero_tb *tb, const damero_position *pos, json_t **json);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/api_json.h"
 #include "cli/commands.h"
 #include "cli/json_out.h"
 #include "cli/options.h"
@@ -35,7 +36,8 @@ static const char help[] =
     "                  (null outside the tables), move (as written; null after the last\n"
     "                  move followed), move_wdl (what the move played is worth), kept_by\n"
     "                  (the move that kept the value when the one played lost it, else\n"
-    "                  null)}\n"
+    "                  null)}. A file that cannot be read gives {file, error: the\n"
+    "                  sentence} instead (exit code 1)\n"
     "  --cache MB      each variant's table block cache (default: 64)\n";
 
 #define MAX_FILE_BYTES (256u << 20)
@@ -93,15 +95,15 @@ static int parse_args(int argc, char **argv, struct annotate_args *a)
     return EXIT_OK;
 }
 
-/* The whole file, 0-terminated; NULL after printing why it cannot be read. */
-static char *read_file(const char *path, size_t *size)
+/* The whole file, 0-terminated; NULL with why it cannot be read in message. */
+static char *read_file(const char *path, size_t *size, char *message, size_t message_size)
 {
     FILE *f = fopen(path, "rb");
     char *text = NULL;
     long length;
 
     if (!f) {
-        fprintf(stderr, "damero annotate: cannot open %s: %s\n", path, strerror(errno));
+        snprintf(message, message_size, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
     if (fseek(f, 0, SEEK_END) == 0 && (length = ftell(f)) >= 0 &&
@@ -114,8 +116,8 @@ static char *read_file(const char *path, size_t *size)
             free(text), text = NULL;
     }
     if (!text)
-        fprintf(stderr, "damero annotate: cannot read %s (a file of at most %u MB)\n", path,
-                MAX_FILE_BYTES >> 20);
+        snprintf(message, message_size, "cannot read %s (a file of at most %u MB)", path,
+                 MAX_FILE_BYTES >> 20);
     fclose(f);
     return text;
 }
@@ -465,13 +467,13 @@ int cmd_annotate(int argc, char **argv)
     struct annotate_args a = { .t = table_args_default() };
     struct context ctx = { .a = &a };
     size_t size = 0;
-    char *text;
+    char *text, message[512];
     int status = parse_args(argc, argv, &a);
 
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
-    if (!(text = read_file(a.file, &size)))
-        return EXIT_FAILURE_RUN;
+    if (!(text = read_file(a.file, &size, message, sizeof message)))
+        return input_failure("annotate", a.t.json, "file", a.file, EXIT_FAILURE_RUN, message);
     ctx.moves = malloc(DAMERO_MAX_MOVES * sizeof *ctx.moves);
     ctx.scored = malloc(DAMERO_MAX_MOVES * sizeof *ctx.scored);
     if (ctx.moves && ctx.scored) {

@@ -31,7 +31,10 @@ static const char help[] =
     "  --json          one JSON object: variant, fen (the start, as damero writes it),\n"
     "                  result (\"win\", \"draw\" or \"loss\" for the side to move at the\n"
     "                  start), plies, moves (a list of move texts) and end (\"no move\",\n"
-    "                  \"lone pieces\", \"repetition\" or \"limit\"); no boards\n"
+    "                  \"lone pieces\", \"repetition\" or \"limit\"); no boards. A\n"
+    "                  position that cannot be played (a bad FEN, a missing table, a bad\n"
+    "                  --count) gives {fen, error: the sentence} instead, exit code as\n"
+    "                  without --json; mistakes in the options are told on stderr\n"
     "  --pdn           the line as a PDN game: tags Event, GameType, FEN (the start) and\n"
     "                  Result (1-0, 0-1, 1/2-1/2, or * at the limit), the moves, and damero's\n"
     "                  comments on the start's value and on how the line ends\n"
@@ -189,15 +192,11 @@ static int print_text(damero_tb *tb, const struct line_args *a, const damero_val
     return print_end(tb, l);
 }
 
-static int print_json(damero_tb *tb, const struct line *l)
+static int print_json(damero_tb *tb, const struct line_args *a, const struct line *l)
 {
     json_t *json;
-    int error = line_json(tb, l, &json);
-
-    /* out of memory leaves json NULL, and json_print says so */
-    if (error != DAMERO_OK && error != DAMERO_ERR_MEMORY)
-        return probe_failure("line");
-    return json_print("line", json) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
+    int built = line_json(tb, l, &json);
+    return print_built_json("line", &a->t, built, json);
 }
 
 /* The result of the game the line plays, as PDN writes it. */
@@ -253,20 +252,22 @@ static int run_line(damero_tb *tb, const struct line_args *a, struct line *l)
 {
     damero_value start;
     damero_counts counts;
+    char message[512];
     int status;
 
     if (a->rules.on) {
-        if ((status = rules_counts("line", tb, &a->rules, &counts)) != EXIT_OK)
-            return status;
+        status = rules_counts(tb, &a->rules, &counts, message, sizeof message);
+        if (status != EXIT_OK)
+            return input_failure("line", a->t.json, "fen", a->t.fen, status, message);
         if (line_under_rules(tb, l, &counts, a->rules.reading) != DAMERO_OK)
-            return probe_failure("line");
+            return position_failure("line", &a->t, EXIT_FAILURE_RUN);
     }
     if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK ||
         line_play(tb, l) != DAMERO_OK)
-        return probe_failure("line");
+        return position_failure("line", &a->t, EXIT_FAILURE_RUN);
     if (a->pdn)
         return print_pdn(tb, a, &start, l);
-    return a->t.json ? print_json(tb, l) : print_text(tb, a, &start, l);
+    return a->t.json ? print_json(tb, a, l) : print_text(tb, a, &start, l);
 }
 
 int cmd_line(int argc, char **argv)

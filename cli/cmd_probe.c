@@ -42,6 +42,10 @@ static const char help[] =
     "                  (batch: one JSON object a line, {fen, wdl, dtm, mtc} or {fen, error})\n"
     "                  (with --rules: \"rules\", the value under the rules, and the same\n"
     "                  in every move, its counts those after the move)\n"
+    "                  A position that cannot be probed (a bad FEN, a missing table, a\n"
+    "                  bad --count) gives {fen, error: the sentence} instead, with the\n"
+    "                  exit code as without --json; an --input FILE that cannot be read\n"
+    "                  {input, error}. Mistakes in the options are told on stderr.\n"
     "  --input FILE    the FENs to probe, one a line ('-': standard input, the default\n"
     "                  when no FEN is given)\n"
     "  --cache MB      the most memory the table block cache may use (default: 64)\n"
@@ -163,15 +167,12 @@ static void print_rules_moves_text(const char *fen, const struct table_args *a, 
     }
 }
 
-static int print_json(damero_tb *tb, const damero_position *pos, damero_move *moves)
+static int print_json(damero_tb *tb, const struct table_args *a, const damero_position *pos,
+                      damero_move *moves)
 {
     json_t *json;
-    int error = position_json(tb, pos, moves, &json);
-
-    /* out of memory leaves json NULL, and json_print says so */
-    if (error != DAMERO_OK && error != DAMERO_ERR_MEMORY)
-        return probe_failure("probe");
-    return json_print("probe", json) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
+    int built = position_json(tb, pos, moves, &json);
+    return print_built_json("probe", a, built, json);
 }
 
 /* Probes the position and its moves, and prints them. */
@@ -184,12 +185,12 @@ static int probe(damero_tb *tb, const struct table_args *a, const damero_positio
     int count, end;
 
     if (a->json)
-        return print_json(tb, pos, moves);
+        return print_json(tb, a, pos, moves);
     if (damero_probe(tb, pos, &value) != DAMERO_OK ||
         damero_root_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count) != DAMERO_OK ||
         damero_game_end(tb, pos, &end, &rule) != DAMERO_OK ||
         damero_write_fen(tb, pos, fen) != DAMERO_OK)
-        return probe_failure("probe");
+        return position_failure("probe", a, EXIT_FAILURE_RUN);
     print_text(fen, a, pos, &value, moves, count, rule);
     return EXIT_OK;
 }
@@ -201,7 +202,7 @@ static int probe_rules(damero_tb *tb, const struct table_args *a, const struct r
     damero_rules_move *moves = malloc(DAMERO_MAX_MOVES * sizeof *moves);
     damero_rules_value value;
     damero_counts counts;
-    char fen[DAMERO_FEN_SIZE];
+    char fen[DAMERO_FEN_SIZE], message[512];
     const char *rule;
     int count, end, status;
 
@@ -209,21 +210,19 @@ static int probe_rules(damero_tb *tb, const struct table_args *a, const struct r
         fprintf(stderr, "damero probe: out of memory\n");
         return EXIT_FAILURE_RUN;
     }
-    status = rules_counts("probe", tb, r, &counts);
-    if (status == EXIT_OK &&
-        (damero_probe_rules(tb, pos, &counts, r->reading, &value) != DAMERO_OK ||
-         damero_root_moves_rules(tb, pos, &counts, r->reading, moves, DAMERO_MAX_MOVES,
-                                 &count) != DAMERO_OK ||
-         damero_game_end(tb, pos, &end, &rule) != DAMERO_OK ||
-         damero_write_fen(tb, pos, fen) != DAMERO_OK))
-        status = probe_failure("probe");
+    status = rules_counts(tb, r, &counts, message, sizeof message);
+    if (status != EXIT_OK)
+        input_failure("probe", a->json, "fen", a->fen, status, message);
+    else if (damero_probe_rules(tb, pos, &counts, r->reading, &value) != DAMERO_OK ||
+             damero_root_moves_rules(tb, pos, &counts, r->reading, moves, DAMERO_MAX_MOVES,
+                                     &count) != DAMERO_OK ||
+             damero_game_end(tb, pos, &end, &rule) != DAMERO_OK ||
+             damero_write_fen(tb, pos, fen) != DAMERO_OK)
+        status = position_failure("probe", a, EXIT_FAILURE_RUN);
     if (status == EXIT_OK && a->json) {
         json_t *json;
-        int error = position_rules_json(tb, pos, r->reading, &value, moves, count, &json);
-        if (error != DAMERO_OK && error != DAMERO_ERR_MEMORY)
-            status = probe_failure("probe");
-        else
-            status = json_print("probe", json) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
+        int built = position_rules_json(tb, pos, r->reading, &value, moves, count, &json);
+        status = print_built_json("probe", a, built, json);
     } else if (status == EXIT_OK) {
         print_rules_moves_text(fen, a, tb, r, pos, &value, moves, count, rule);
     }
@@ -244,9 +243,8 @@ static bool probe_line(damero_tb *tb, const char *fen, bool json)
         status = damero_probe(tb, &pos, &value);
     if (json) {
         json_t *line = json_pack("{s:s}", "fen", fen);
-        line = status == DAMERO_OK
-                   ? json_with_value(line, &value)
-                   : json_with(line, "error", json_string(damero_error_message()));
+        line = status == DAMERO_OK ? json_with_value(line, &value)
+                                   : json_with_error(line, damero_error_message());
         if (json_print("probe", line) < 0)
             return false;
     } else if (status == DAMERO_OK && value.wdl == DAMERO_DRAW) {
@@ -295,13 +293,15 @@ static int probe_batch(const struct table_args *a, const char *input)
     damero_tb *tb = NULL;
     bool from_stdin = strcmp(input, "-") == 0;
     FILE *in = from_stdin ? stdin : fopen(input, "r");
+    char message[512];
     if (!in) {
-        fprintf(stderr, "damero probe: cannot open %s: %s\n", input, strerror(errno));
-        return EXIT_FAILURE_RUN;
+        snprintf(message, sizeof message, "cannot open %s: %s", input, strerror(errno));
+        return input_failure("probe", a->json, "input", input, EXIT_FAILURE_RUN, message);
     }
     int status = damero_open(a->variant, a->dir, a->cache_bytes, &tb) == DAMERO_OK
                      ? probe_stream(tb, in, from_stdin ? "standard input" : input, a->json)
-                     : probe_failure("probe");
+                     : input_failure("probe", a->json, "input", input, EXIT_FAILURE_RUN,
+                                     damero_error_message());
     damero_close(tb);
     if (!from_stdin)
         fclose(in);

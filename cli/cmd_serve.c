@@ -153,7 +153,8 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
     for (char *s = message; *s; s++)
         if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
             *s = '?';
-    return send_json(c, status, json_pack("{s:s, s:i}", "error", message, "status", status));
+    return send_json(c, status, json_with(json_with_error(json_object(), message), "status",
+                                          json_integer(status)));
 }
 
 /* The HTTP status of a failed damero call. */

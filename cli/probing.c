@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 
+#include "cli/api_json.h"
 #include "cli/options.h"
 
 struct table_args table_args_default(void)
@@ -44,12 +45,23 @@ int table_open_position(const char *cmd, const struct table_args *a, damero_tb *
                         damero_position *pos)
 {
     if (damero_open(a->variant, a->dir, a->cache_bytes, tb) != DAMERO_OK)
-        return probe_failure(cmd);
-    if (damero_parse_fen(*tb, a->fen, pos) != DAMERO_OK) {
-        fprintf(stderr, "damero %s: %s\n", cmd, damero_error_message());
-        return EXIT_USAGE;
-    }
+        return position_failure(cmd, a, EXIT_FAILURE_RUN);
+    if (damero_parse_fen(*tb, a->fen, pos) != DAMERO_OK)
+        return position_failure(cmd, a, EXIT_USAGE);
     return EXIT_OK;
+}
+
+int position_failure(const char *cmd, const struct table_args *a, int code)
+{
+    return input_failure(cmd, a->json, "fen", a->fen, code, damero_error_message());
+}
+
+int print_built_json(const char *cmd, const struct table_args *a, int built, json_t *json)
+{
+    /* out of memory leaves json NULL, and json_print says so */
+    if (built != DAMERO_OK && built != DAMERO_ERR_MEMORY)
+        return position_failure(cmd, a, EXIT_FAILURE_RUN);
+    return json_print(cmd, json) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
 }
 
 int probe_failure(const char *cmd)

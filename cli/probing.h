@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli/json_out.h"
 #include "probe/damero.h"
 
 /* The options both commands take, first in their getopt_long tables. */
@@ -52,10 +53,19 @@ int table_option(const char *cmd, const char *help, int opt, char *const *argv,
 int table_operands(const char *cmd, int argc, char *const *argv, struct table_args *a);
 
 /* Opens the variant's tables and reads the FEN. Returns EXIT_OK, or an exit code after
- * printing "damero CMD: <what went wrong>": EXIT_USAGE for a bad FEN, EXIT_FAILURE_RUN
- * when the tables cannot be opened (*tb is then NULL). */
+ * reporting what went wrong (position_failure): EXIT_USAGE for a bad FEN,
+ * EXIT_FAILURE_RUN when the tables cannot be opened (*tb is then NULL). */
 int table_open_position(const char *cmd, const struct table_args *a, damero_tb **tb,
                         damero_position *pos);
+
+/* Reports damero_error_message() as the failure of the position a->fen: with --json as
+ * {"fen": FEN, "error": sentence} on stdout, else on stderr (input_failure). Returns code. */
+int position_failure(const char *cmd, const struct table_args *a, int code);
+
+/* Prints json, which a builder of cli/api_json.h made with the status `built`: the JSON
+ * on stdout, or position_failure when the build failed on a probe. Returns the exit
+ * code. */
+int print_built_json(const char *cmd, const struct table_args *a, int built, json_t *json);
 
 /* Prints "damero CMD: <damero_error_message()>" on stderr; returns EXIT_FAILURE_RUN. */
 int probe_failure(const char *cmd);

@@ -45,24 +45,25 @@ static int rule_of(const damero_tb *tb, const char *text, size_t len)
     return -1;
 }
 
-static int bad_count(const char *cmd, const damero_tb *tb, const char *given)
+/* Why `given` is not a count, naming the variant's rules, in message. */
+static void bad_count(const damero_tb *tb, const char *given, char *message, size_t size)
 {
     damero_rule_info info;
-    fprintf(stderr, "damero %s: --count takes RULE=N, RULE one of the %s rules by number or "
-                    "name, N the plies played since its count started (0 to 120) or "
-                    "not-started; not '%s'. The rules:", cmd, damero_variant(tb), given);
-    for (int k = 0; k < damero_rule_count(tb); k++)
+    size_t n = (size_t)snprintf(message, size,
+                                "--count takes RULE=N, RULE one of the %s rules by number or "
+                                "name, N the plies played since its count started (0 to 120) "
+                                "or not-started; not '%s'. The rules:",
+                                damero_variant(tb), given);
+    for (int k = 0; k < damero_rule_count(tb) && n < size; k++)
         if (damero_rule(tb, k, &info) == DAMERO_OK)
-            fprintf(stderr, " %d \"%s\"%s", k + 1, info.name,
-                    k + 1 < damero_rule_count(tb) ? "," : "");
-    if (damero_rule_count(tb) == 0)
-        fprintf(stderr, " none");
-    fprintf(stderr, "\n");
-    return EXIT_USAGE;
+            n += (size_t)snprintf(message + n, size - n, " %d \"%s\"%s", k + 1, info.name,
+                                  k + 1 < damero_rule_count(tb) ? "," : "");
+    if (damero_rule_count(tb) == 0 && n < size)
+        snprintf(message + n, size - n, " none");
 }
 
-int rules_counts(const char *cmd, const damero_tb *tb, const struct rules_args *r,
-                 damero_counts *counts)
+int rules_counts(const damero_tb *tb, const struct rules_args *r, damero_counts *counts,
+                 char *message, size_t size)
 {
     for (int k = 0; k < DAMERO_MAX_RULES; k++)
         counts->plies[k] = DAMERO_COUNT_NOT_STARTED;
@@ -74,8 +75,10 @@ int rules_counts(const char *cmd, const damero_tb *tb, const struct rules_args *
         if (eq && strcmp(eq + 1, "not-started") == 0)
             plies = DAMERO_COUNT_NOT_STARTED, end = (char *)"";
         if (rule < 0 || end == eq + 1 || *end || plies < DAMERO_COUNT_NOT_STARTED ||
-            plies > 120)
-            return bad_count(cmd, tb, r->count[k]);
+            plies > 120) {
+            bad_count(tb, r->count[k], message, size);
+            return EXIT_USAGE;
+        }
         counts->plies[rule] = (int)plies;
     }
     return EXIT_OK;

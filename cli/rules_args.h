@@ -38,9 +38,9 @@ struct rules_args {
 int rules_option(const char *cmd, int opt, struct rules_args *r);
 
 /* The counts the --count options give, for tb's rules; the others not started. Returns
- * EXIT_OK, or EXIT_USAGE after printing the error (naming the rules). */
-int rules_counts(const char *cmd, const damero_tb *tb, const struct rules_args *r,
-                 damero_counts *counts);
+ * EXIT_OK, or EXIT_USAGE with the error (naming the rules) in message. */
+int rules_counts(const damero_tb *tb, const struct rules_args *r, damero_counts *counts,
+                 char *message, size_t size);
 
 /* The value under the rules, as lines of text after the plain value. */
 void print_rules_text(const damero_tb *tb, const struct rules_args *r,

@@ -47,4 +47,51 @@ expect 2 "used twice" -- perft --variant international --depth 3 --fen "W:W31,31
 expect 2 "bad FEN at column 1" -- perft --variant russian --depth 3 extra
 expect 2 "unexpected argument 'extra'" -- perft --variant russian --depth 3 "W:Wc3:Bf6" extra
 
+# --- --json: a failure on the input is a JSON object on stdout, {what: input, error} --
+make_tmp cli
+mkdir "$tmp/empty"
+# json_error CODE KEY INPUT WORDS -- ARGS...: damero ARGS exits CODE and prints on stdout
+# only one JSON object {KEY: INPUT, "error": sentence holding WORDS}, nothing on stderr.
+json_error() {
+  local code=$1 key=$2 input=$3 words=$4 got err
+  shift 5
+  checks=$((checks + 1))
+  got=$(timeout 120 "$damero" "$@" 2>"$tmp/stderr")
+  status=$?
+  err=$(cat "$tmp/stderr")
+  python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert list(o) == [sys.argv[2], "error"], o
+assert o[sys.argv[2]] == sys.argv[3], o
+assert sys.argv[4] in o["error"], o
+' "$got" "$key" "$input" "$words" && [ "$status" -eq "$code" ] && [ -z "$err" ] ||
+    fail "damero $* -> exit $status (want $code), stdout: $got, stderr: $err"
+}
+json_error 2 fen "W:Wz9" "'z9' is not a square" -- \
+  probe --variant russian --dir "$tmp/empty" --json "W:Wz9"
+json_error 1 fen "W:WKa1:BKh8" "build it with 'damero gen" -- \
+  probe --variant russian --dir "$tmp/empty" --json "W:WKa1:BKh8"
+json_error 1 fen "W:WKa1:BKh8" "is not a directory" -- \
+  probe --variant russian --dir "$tmp/none" --json "W:WKa1:BKh8"
+json_error 2 fen "W:WKa1,Kb2,Kc3:BKh8" "--count takes RULE=N" -- \
+  probe --variant russian --dir "$tmp/empty" --json --count zz=1 "W:WKa1,Kb2,Kc3:BKh8"
+json_error 1 fen "W:WKa1,Kb2,Kc3:BKh8" "build it with 'damero gen" -- \
+  probe --variant russian --dir "$tmp/empty" --json --rules "W:WKa1,Kb2,Kc3:BKh8"
+json_error 1 input "$tmp/none" "cannot open $tmp/none" -- \
+  probe --variant russian --dir "$tmp/empty" --json --input "$tmp/none"
+json_error 2 fen "W:Wz9" "'z9' is not a square" -- \
+  line --variant russian --dir "$tmp/empty" --json "W:Wz9"
+json_error 1 fen "W:WKa1:BKh8" "build it with 'damero gen" -- \
+  line --variant russian --dir "$tmp/empty" --json "W:WKa1:BKh8"
+json_error 2 fen "W:WKa1,Kb2,Kc3:BKh8" "--count takes RULE=N" -- \
+  line --variant russian --dir "$tmp/empty" --json --count 1=500 "W:WKa1,Kb2,Kc3:BKh8"
+json_error 1 file "$tmp/none.pdn" "cannot open $tmp/none.pdn" -- \
+  annotate --dir "$tmp/empty" --json "$tmp/none.pdn"
+# without --json the same failures are told on stderr
+expect 2 "damero probe: bad FEN" -- probe --variant russian --dir "$tmp/empty" "W:Wz9"
+checks=$((checks + 1))
+[ -z "$("$damero" probe --variant russian --dir "$tmp/empty" "W:Wz9" 2>/dev/null)" ] ||
+  fail "probe without --json printed its error on stdout"
+
 summary
