@@ -16,16 +16,16 @@
 static const char help[] =
     "usage: damero annotate [--dir DIR] [--variant NAME] [--json] [--cache MB] GAME.pdn\n"
     "\n"
-    "Reads the games of a PDN file (tags, a [FEN] setup or the starting position, the\n"
-    "main line's moves in the variant's notation; variations skipped) and writes them back\n"
-    "on stdout with a comment {damero: ...} after every move that reaches a position inside\n"
-    "the tables: its value for the side to move (win or loss with DTM in plies, or draw),\n"
-    "and, where the move played changed the value (a win thrown to a draw or a loss, a draw\n"
-    "to a loss), the move that kept it. The game's own comments are kept; damero's earlier\n"
-    "comments are replaced, so annotating twice gives the same text. A game that cannot be\n"
-    "read (a broken tag, an illegal move, an unknown variant) is reported on stderr with its\n"
-    "number and move, written back annotated up to there, and the others go on; the exit\n"
-    "code is then 1.\n"
+    "Reads the games of the PDN file GAME.pdn ('-': standard input): tags, a [FEN] setup\n"
+    "or the starting position, the main line's moves in the variant's notation (variations\n"
+    "skipped); and writes them back on stdout with a comment {damero: ...} after every\n"
+    "move that reaches a position inside the tables: its value for the side to move (win\n"
+    "or loss with DTM in plies, or draw), and, where the move played changed the value (a\n"
+    "win thrown to a draw or a loss, a draw to a loss), the move that kept it. The game's\n"
+    "own comments are kept; damero's earlier comments are replaced, so annotating twice\n"
+    "gives the same text. A game that cannot be read (a broken tag, an illegal move, an\n"
+    "unknown variant) is reported on stderr with its number and move, written back\n"
+    "annotated up to there, and the others go on; the exit code is then 1.\n"
     "\n"
     "  --dir DIR       the table root, as given to 'damero gen --dir'\n"
     "                  (default: " DEFAULT_DIR_HELP ")\n"
@@ -95,30 +95,49 @@ static int parse_args(int argc, char **argv, struct annotate_args *a)
     return EXIT_OK;
 }
 
-/* The whole file, 0-terminated; NULL with why it cannot be read in message. */
+/* All of f, 0-terminated, growing the buffer as it reads (standard input has no size to
+ * ask for); NULL when it cannot be read, is larger than MAX_FILE_BYTES or memory runs
+ * out. */
+static char *read_all(FILE *f, size_t *size)
+{
+    size_t capacity = 1 << 16;
+    char *text = malloc(capacity + 1), *grown;
+
+    *size = 0;
+    while (text) {
+        *size += fread(text + *size, 1, capacity - *size, f);
+        if (*size < capacity)
+            break;
+        grown = capacity < MAX_FILE_BYTES ? realloc(text, 2 * capacity + 1) : NULL;
+        if (!grown)
+            free(text);
+        text = grown;
+        capacity *= 2;
+    }
+    if (text && ferror(f))
+        free(text), text = NULL;
+    if (text)
+        text[*size] = '\0';
+    return text;
+}
+
+/* The whole file ("-": standard input), 0-terminated; NULL with why it cannot be read in
+ * message. */
 static char *read_file(const char *path, size_t *size, char *message, size_t message_size)
 {
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long length;
+    bool from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    char *text;
 
     if (!f) {
         snprintf(message, message_size, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
-    if (fseek(f, 0, SEEK_END) == 0 && (length = ftell(f)) >= 0 &&
-        (unsigned long)length <= MAX_FILE_BYTES) {
-        *size = (size_t)length;
-        rewind(f);
-        if ((text = malloc(*size + 1)) && fread(text, 1, *size, f) == *size)
-            text[*size] = '\0';
-        else
-            free(text), text = NULL;
-    }
-    if (!text)
-        snprintf(message, message_size, "cannot read %s (a file of at most %u MB)", path,
-                 MAX_FILE_BYTES >> 20);
-    fclose(f);
+    if (!(text = read_all(f, size)))
+        snprintf(message, message_size, "cannot read %s (a file of at most %u MB)",
+                 from_stdin ? "standard input" : path, MAX_FILE_BYTES >> 20);
+    if (!from_stdin)
+        fclose(f);
     return text;
 }
 
@@ -437,7 +456,8 @@ static int annotate(struct context *ctx, const char *text, size_t size)
             read = -1;
         } else {
             if (f.error[0]) {
-                fprintf(stderr, "damero annotate: %s: game %d (line %d): %s\n", ctx->a->file,
+                fprintf(stderr, "damero annotate: %s: game %d (line %d): %s\n",
+                        strcmp(ctx->a->file, "-") == 0 ? "standard input" : ctx->a->file,
                         g.number, g.line, f.error);
                 status = EXIT_FAILURE_RUN;
             }

@@ -35,6 +35,7 @@ static const char help[] =
     "                  convention, results: side_to_move, positions, wins, longest_win,\n"
     "                  wins_beyond_limit, example_fen); a list of them for all variants\n"
     "  --markdown FILE also write the report as a document, the examples drawn as boards\n"
+    "                  ('-': the document on standard output, in place of the text)\n"
     "  --threads T     threads for building tables (default: every core)\n";
 
 struct verify_args {
@@ -89,6 +90,9 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
     }
     if (optind < argc)
         return usage_error("verify", "unexpected argument '%s'", argv[optind]);
+    if (a->json && a->markdown && strcmp(a->markdown, "-") == 0)
+        return usage_error("verify", "--json and --markdown - would both write to standard "
+                                     "output: give --markdown a file name");
     return EXIT_OK;
 }
 

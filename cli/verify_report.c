@@ -450,16 +450,13 @@ static void print_summary(const struct report_output *out, FILE *f, bool md)
 
 /* ---- output ---- */
 
-int report_begin(struct report_output *out, bool json, bool single, const char *markdown,
-                 int pieces, char *err, size_t err_size)
+/* The document under a temporary name next to path, renamed into place by report_end.
+ * Returns 0, or -1 with a sentence in err. */
+static int open_markdown(struct report_output *out, const char *path, char *err,
+                         size_t err_size)
 {
-    memset(out, 0, sizeof *out);
-    out->json = json;
-    out->single = single;
-    if (!markdown)
-        return 0;
-    snprintf(out->markdown_path, sizeof out->markdown_path, "%s", markdown);
-    snprintf(out->markdown_tmp, sizeof out->markdown_tmp, "%s.tmp.%ld", markdown,
+    snprintf(out->markdown_path, sizeof out->markdown_path, "%s", path);
+    snprintf(out->markdown_tmp, sizeof out->markdown_tmp, "%s.tmp.%ld", path,
              (long)getpid());
     /* created exclusively: a symlink planted at the temporary name is not followed */
     if (!(out->markdown = file_create_exclusive(out->markdown_tmp))) {
@@ -468,6 +465,21 @@ int report_begin(struct report_output *out, bool json, bool single, const char *
                                                    : "");
         return -1;
     }
+    return 0;
+}
+
+int report_begin(struct report_output *out, bool json, bool single, const char *markdown,
+                 int pieces, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    out->json = json;
+    out->single = single;
+    if (!markdown)
+        return 0;
+    if (strcmp(markdown, "-") == 0)
+        out->markdown = stdout;
+    else if (open_markdown(out, markdown, err, err_size) < 0)
+        return -1;
     fprintf(out->markdown,
             "# Move-limit draw rules against perfect play\n\n"
             "Written by `damero verify` from its endgame tables (endings of up to %d pieces).\n"
@@ -483,7 +495,7 @@ void report_variant(struct report_output *out, const struct variant_report *r)
         if (!out->single)
             printf(out->variants ? ",\n" : "[\n");
         print_json(r);
-    } else {
+    } else if (out->markdown != stdout) {
         print_text(stdout, false, r);
     }
     if (out->markdown)
@@ -500,12 +512,14 @@ int report_end(struct report_output *out, bool complete, char *err, size_t err_s
         printf("\n");
     else if (out->json)
         printf(out->variants ? "\n]\n" : "[]\n");
-    else if (complete)
+    else if (complete && out->markdown != stdout)
         print_summary(out, stdout, false);
     if (!out->markdown)
         return 0;
     if (complete)
         print_summary(out, out->markdown, true);
+    if (out->markdown == stdout)
+        return 0;
     bool written = fflush(out->markdown) == 0 && fsync(fileno(out->markdown)) == 0;
     written = fclose(out->markdown) == 0 && written;
     if (complete && written && rename(out->markdown_tmp, out->markdown_path) == 0 &&

@@ -57,12 +57,13 @@ struct report_output {
     int variants;          /* printed so far */
     int num_rows;
     struct summary_row rows[MAX_SUMMARY_ROWS];
-    FILE *markdown;        /* NULL when not asked */
+    FILE *markdown;        /* NULL when not asked; stdout for "-", in place of the text */
     char markdown_path[4096], markdown_tmp[4128];
 };
 
-/* Starts the report (the markdown file under a temporary name). Returns 0, or -1 with a
- * sentence in err. */
+/* Starts the report (the markdown file under a temporary name; markdown "-": the
+ * document on stdout instead of the text report). Returns 0, or -1 with a sentence in
+ * err. */
 int report_begin(struct report_output *out, bool json, bool single, const char *markdown,
                  int pieces, char *err, size_t err_size);
 

@@ -140,6 +140,12 @@ def good_games(c, damero, tables, folder):
             "22-17!" not in out, "a variation, a NAG or a move mark is written back")
     c.check(all(len(line) <= 79 for line in out.splitlines()), "lines longer than 79 columns")
 
+    # '-' reads the games from standard input, with the same result
+    with open(path) as f:
+        piped = run(damero, "annotate", "--dir", tables, "-", stdin=f.read())
+    c.check(piped.returncode == 0 and piped.stdout == out,
+            f"annotate - (standard input): exit {piped.returncode}, {piped.stderr!r}")
+
     # round trips: damero's own comments are replaced, so annotating again changes nothing
     again = run(damero, "annotate", "--dir", tables, write(folder, "annotated.pdn", out))
     c.check(again.returncode == 0 and again.stdout == out,
@@ -192,6 +198,9 @@ def bad_games(c, damero, tables, folder):
             write(folder, "notype.pdn", "[FEN \"W:WKa1,Kc1:BKh8\"]\n1. c1-a3 *\n"))
     c.check(r.returncode == 0 and "Black to move loses in 2 plies" in r.stdout.replace("\n", " "),
             f"--variant: {r.stdout!r}")
+    r = run(damero, "annotate", "--dir", tables, "-", stdin=text)
+    c.check(r.returncode == 1 and "damero annotate: standard input: game 1 (line 1)" in r.stderr,
+            f"annotate - names standard input in its errors: {r.stderr!r}")
     r = run(damero, "annotate", "--dir", tables, write(folder, "empty.pdn", "\n\n"))
     c.check(r.returncode == 0 and r.stdout == "", f"an empty file: {r.returncode} {r.stdout!r}")
 

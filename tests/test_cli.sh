@@ -94,4 +94,14 @@ checks=$((checks + 1))
 [ -z "$("$damero" probe --variant russian --dir "$tmp/empty" "W:Wz9" 2>/dev/null)" ] ||
   fail "probe without --json printed its error on stdout"
 
+# --- '-' as the output file: verify --markdown - writes the document on stdout ---------
+expect 0 "" -- verify --variant russian --pieces 3 --dir "$tmp/verify" --markdown "$tmp/report.md"
+checks=$((checks + 1))
+"$damero" verify --variant russian --pieces 3 --dir "$tmp/verify" --markdown - >"$tmp/stdout.md" 2>/dev/null &&
+  cmp -s "$tmp/report.md" "$tmp/stdout.md" ||
+  fail "verify --markdown - did not print the document --markdown FILE writes"
+check "verify --markdown - left a file named -" test ! -e ./- -a ! -e "$tmp/verify/-"
+expect 2 "--json and --markdown - would both write to standard output" -- \
+  verify --variant russian --pieces 3 --dir "$tmp/verify" --json --markdown -
+
 summary
