@@ -215,13 +215,6 @@ static bool names_move(const char *written, const damero_move *m)
     return true;
 }
 
-/* "12." for a White move, "12..." for a Black one. */
-static void move_label(const struct followed *f, int ply, char *label, size_t size)
-{
-    int index = ply + f->second_first;
-    snprintf(label, size, index % 2 ? "%d..." : "%d.", index / 2 + 1);
-}
-
 /* The legal move the game's ply names; false with f->error set when none or several. */
 static bool find_move(struct context *ctx, damero_tb *tb, const struct pdn_game *g,
                       struct followed *f, int ply, damero_move *played)
@@ -230,7 +223,7 @@ static bool find_move(struct context *ctx, damero_tb *tb, const struct pdn_game 
     char label[24], list[400] = "";
     int count, found = 0;
 
-    move_label(f, ply, label, sizeof label);
+    pdn_move_number(f->second_first, ply, label, sizeof label);
     if (damero_legal_moves(tb, &f->notes[ply].pos, ctx->moves, DAMERO_MAX_MOVES, &count) !=
         DAMERO_OK) {
         snprintf(f->error, sizeof f->error, "move %s %s: %s", label, written,

@@ -17,17 +17,17 @@ static const char help[] =
     "usage: damero line --variant NAME [--dir DIR] [--boards | --json | --pdn] [--max-plies N]\n"
     "                   [--rules] [--count RULE=N]... [--reading N] FEN\n"
     "\n"
-    "Plays the best move of the tables from both sides, starting from the position FEN\n"
-    "(in the variant's notation), and prints each ply (one side's move) with its value for\n"
-    "the side that plays it, its DTM counted from before the move. A win takes the\n"
-    "shortest way, a loss the longest, so a won position ends after exactly its DTM plies.\n"
+    "Prints the value of the position FEN (in the variant's notation), then plays the\n"
+    "best move of the tables from both sides: a win takes the shortest way, a loss the\n"
+    "longest, so a won position ends after exactly its DTM plies. The moves are numbered\n"
+    "in pairs as players write them, a pair starting with the side the variant lets move\n"
+    "first (\"1. c3:g7 d8-c7\"; \"1... e5:b2\" when the line starts with the other side).\n"
     "The line stops when the game is over (the side to move has no legal move, or the\n"
     "variant's rule on lone pieces ends it), when a position repeats (a draw by\n"
-    "repetition), or at the limit. Boards of the start and the\n"
-    "final positions are drawn as White sees them, each playable square showing its piece\n"
-    "(w, b: men; W, B: kings) or its name.\n"
+    "repetition), or at the limit. Boards of the start and the final positions are drawn\n"
+    "as White sees them, each playable square showing its piece\n"    "(w, b: men; W, B: kings) or its name.\n"
     "\n" TABLE_OPTIONS_HELP
-    "  --boards        draw the board after every ply too\n"
+    "  --boards        draw the board after every ply (one side's move) too, one move a row\n"
     "  --json          one JSON object: variant, fen (the start, as damero writes it),\n"
     "                  result (\"win\", \"draw\" or \"loss\" for the side to move at the\n"
     "                  start), plies, moves (a list of move texts) and end (\"no move\",\n"
@@ -111,14 +111,30 @@ static int print_board(damero_tb *tb, const damero_position *pos)
     return EXIT_OK;
 }
 
-static void print_ply(const struct line *l, int ply)
+/* The moves of the line as players write them, numbered in pairs from the side the
+ * variant lets move first: a pair a row ("   12. c3-d4            f6-e5", "    1... e5:b2"
+ * when the line starts with the second move of a pair), or with --boards a move a row,
+ * each followed by its board. The final board ends the list. */
+static int print_moves(damero_tb *tb, const struct line_args *a, const struct line *l)
 {
-    const damero_move *m = &l->moves[ply - 1];
-    char value[64];
+    bool second_first = pdn_second_first(tb, &l->positions[0]);
+    char number[24];
+    int status;
 
-    value_text(&m->value, value, sizeof value);
-    printf("%5d. %-16s %s: %s\n", ply, m->text,
-           side_word(l->positions[ply - 1].side_to_move), value);
+    for (int ply = 0; ply < l->plies; ply++) {
+        bool second = (ply + second_first) % 2 == 1, last = ply + 1 == l->plies;
+        if (!second || ply == 0 || a->boards) {
+            pdn_move_number(second_first, ply, number, sizeof number);
+            printf("%6s ", number);
+        }
+        if (second || last || a->boards)
+            printf("%s\n", l->moves[ply].text);
+        else
+            printf("%-16s ", l->moves[ply].text);
+        if ((a->boards || last) && (status = print_board(tb, &l->positions[ply + 1])) != EXIT_OK)
+            return status;
+    }
+    return EXIT_OK;
 }
 
 /* How the line ended, in a sentence. */
@@ -181,14 +197,9 @@ static int print_text(damero_tb *tb, const struct line_args *a, const damero_val
         printf("; under the rules (reading %d): %s", l->reading + 1, value);
     }
     printf("\n");
-    if ((status = print_board(tb, &l->positions[0])) != EXIT_OK)
+    if ((status = print_board(tb, &l->positions[0])) != EXIT_OK ||
+        (status = print_moves(tb, a, l)) != EXIT_OK)
         return status;
-    for (int ply = 1; ply <= l->plies; ply++) {
-        print_ply(l, ply);
-        if ((a->boards || ply == l->plies) &&
-            (status = print_board(tb, &l->positions[ply])) != EXIT_OK)
-            return status;
-    }
     return print_end(tb, l);
 }
 

@@ -344,13 +344,18 @@ static void write_word(struct pdn_writer *w, const char *prefix, const char *wor
     w->column += width;
 }
 
+void pdn_move_number(bool second_first, int ply, char *number, size_t size)
+{
+    int index = ply + second_first; /* plies from the first move of a pair */
+    snprintf(number, size, index % 2 == 0 ? "%d." : "%d...", index / 2 + 1);
+}
+
 void pdn_write_move(struct pdn_writer *w, const char *text)
 {
-    int index = w->ply + w->second_first; /* plies from the first move of a pair */
     char number[24];
 
-    snprintf(number, sizeof number, index % 2 == 0 ? "%d." : "%d...", index / 2 + 1);
-    if (index % 2 == 0 || w->ply == 0 || w->after_comment)
+    pdn_move_number(w->second_first, w->ply, number, sizeof number);
+    if ((w->ply + w->second_first) % 2 == 0 || w->ply == 0 || w->after_comment)
         write_word(w, "", number, strlen(number), "");
     write_word(w, "", text, strlen(text), "");
     w->ply++;

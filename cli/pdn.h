@@ -77,6 +77,10 @@ void pdn_writer_init(struct pdn_writer *w, FILE *out, bool second_first);
 /* Whether a game from pos starts with the second move of a pair: the side to move is
  * not the one the variant's rules let move first. */
 bool pdn_second_first(const damero_tb *tb, const damero_position *pos);
+/* The number written before the move of ply `ply` (from 0) of a game, second_first as
+ * above: "12." before the first move of a pair, "12..." before the second. */
+void pdn_move_number(bool second_first, int ply, char *number, size_t size);
+
 void pdn_write_move(struct pdn_writer *w, const char *text);
 void pdn_write_comment(struct pdn_writer *w, const char *text);
 /* Writes the result (or "*") and ends the game with a blank line. */

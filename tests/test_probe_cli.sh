@@ -66,7 +66,7 @@ expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "moves": []}' -- \
   probe --variant turkish --dir "$t" --json "W:WKd4:BKd6"
 expect 0 "The game is over after 1 ply: one piece each: a draw." -- \
   line --variant turkish --dir "$t" "B:WKa1,Kc1:BKb1"
-check "turkish: b1 does not take c1 first" has_line "    1. b1xd1            Black: draw"
+check "turkish: b1 does not take c1 first" has_line "  1... b1xd1"
 expect 0 '"end": "lone pieces"}' -- line --variant turkish --dir "$t" --json "B:WKa1,Kc1:BKb1"
 # The longest KKvK win (damero info): the lone king is taken after exactly 5 plies.
 expect 0 "DTM       5 plies (3 moves of White)" -- \
@@ -151,6 +151,21 @@ done
 # W:WKc3:Bd8,f6 must start with a capture; B:WKa1,c3:BKe5 too, for the side that loses.
 expect 0 '"moves": ["c3:g7", ' -- line --variant russian --dir "$t" --json "W:WKc3:Bd8,f6"
 expect 0 '"plies": 2, "moves": ["e5:b2", "a1:c3"' -- line --variant russian --dir "$t" --json "B:WKa1,c3:BKe5"
+# Text: the moves numbered in pairs as players write them, from the side the variant lets
+# move first (english: Black), "1..." when the other side starts; --boards a move a row.
+expect 0 "Black has no piece left: White wins after 9 plies." -- \
+  line --variant russian --dir "$t" "W:WKc3:Bd8,f6"
+check "line: the first pair" has_line "    1. c3:g7            d8-c7"
+check "line: the last move alone" has_line "    5. a3:c5"
+expect 0 "Black has no piece left: White wins after 2 plies." -- \
+  line --variant russian --dir "$t" "B:WKa1,c3:BKe5"
+check "line: Black starting in russian" has_line "  1... e5:b2"
+check "line: the pair after 1..." has_line "    2. a1:c3"
+run line --variant english --dir "$t" "B:W18,K28:BK1"
+check "line: english, Black moving first" grep -qE '^    1\. [0-9x-]+ +[0-9x-]+$' <<< "$out"
+check "line: english B: starts with 1..." test "$(grep -c '^  1\.\.\.' <<< "$out")" -eq 0
+run line --variant russian --dir "$t" --boards "W:WKc3:Bd8,f6"
+check "line --boards: one move a row" has_line "  1... d8-c7"
 expect 0 "Black has no piece left: White wins after 25 plies." -- \
   line --variant russian --dir "$t" "W:WKc1,Kd2,Ka3:BKe1"
 expect 0 "White has no piece left: White wins after 6 plies." -- \
