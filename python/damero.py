@@ -5,9 +5,16 @@
         value = tb.probe("W:WKc3:Bd8,f6")      # Value(wdl=1, dtm=9, mtc=1)
         best = tb.best_move("W:WKc3:Bd8,f6")   # Move(text='c3:g7', ...)
 
+    with damero.Tables("spanish", "tables") as tb:
+        tb.probe_rules("W:WK1,K5,K10:BK2")  # RulesValue(plain=..., wdl=0, ...): a draw
+                                             # under the 12-move forzosa
+
 Positions are given and returned as FENs in the variant's notation. Values are for the
 side to move: wdl is WIN (1), DRAW (0) or LOSS (-1); dtm and mtc count plies, None in a
-draw. A failed call raises DameroError, whose status is the C library's enum
+draw. Under the move-limit rules (probe_rules, root_moves_rules, the counts_* calls),
+counts are lists with one entry per rule of the variant (in the order of rule(k)): the
+plies played since that rule's count started, or None when it has not started. A failed
+call raises DameroError, whose status is the C library's enum
 damero_status (MISSING, CORRUPT, ...) and whose message says what went wrong.
 
 The shared library is found in this order: the file $DAMERO_LIBRARY names; libdamero.so.0
@@ -26,6 +33,8 @@ OK, ERR_ARGUMENT, ERR_VARIANT, ERR_POSITION, ERR_MISSING, ERR_IO = 0, -1, -2, -3
 ERR_FORMAT, ERR_TRUNCATED, ERR_VERSION, ERR_CORRUPT, ERR_MEMORY, ERR_GAME_OVER = (
     -6, -7, -8, -9, -10, -11)
 PLAYING, NO_MOVE, LONE_PIECES = 0, 1, 2
+MAX_RULES = 8
+COUNT_NOT_STARTED = -1
 
 _MAX_MOVES = 512
 _FEN_SIZE = 256
@@ -34,6 +43,14 @@ _MOVE_TEXT_SIZE = 80
 Value = namedtuple("Value", "wdl dtm mtc")
 Move = namedtuple("Move", "text from_square to_square captures after value")
 Problem = namedtuple("Problem", "file status message")
+# A move-limit rule (damero_rule_info): limit, unit and source are tuples, one per reading.
+RuleInfo = namedtuple("RuleInfo", "name words readings limit unit source")
+# A value under the rules (damero_rules_value): plain is the Value without them; plies is
+# None in a draw, rule (the binding count's index) None unless the rules turn a win or a
+# loss into a draw; counts those of the position as the value takes them.
+RulesValue = namedtuple("RulesValue", "plain wdl plies rule tables_beyond counts")
+# A move under the rules (damero_rules_move): its value's counts are those after it.
+RulesMove = namedtuple("RulesMove", "move value")
 
 
 class DameroError(Exception):
@@ -58,6 +75,25 @@ class _Move(ctypes.Structure):
     _fields_ = [("text", ctypes.c_char * _MOVE_TEXT_SIZE), ("from_", ctypes.c_int),
                 ("to", ctypes.c_int), ("captures", ctypes.c_int), ("after", _Position),
                 ("value", _Value)]
+
+
+class _Counts(ctypes.Structure):
+    _fields_ = [("plies", ctypes.c_int * MAX_RULES)]
+
+
+class _RuleInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("words", ctypes.c_char_p),
+                ("readings", ctypes.c_int), ("limit", ctypes.c_int * 2),
+                ("unit", ctypes.c_char_p * 2), ("source", ctypes.c_char_p * 2)]
+
+
+class _RulesValue(ctypes.Structure):
+    _fields_ = [("plain", _Value), ("wdl", ctypes.c_int), ("plies", ctypes.c_int),
+                ("rule", ctypes.c_int), ("tables_beyond", ctypes.c_int), ("counts", _Counts)]
+
+
+class _RulesMove(ctypes.Structure):
+    _fields_ = [("move", _Move), ("value", _RulesValue)]
 
 
 _PROBLEM_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int,
@@ -97,6 +133,16 @@ def _load():
         "damero_best_move": (i, [tb, pos, ctypes.POINTER(_Move)]),
         "damero_game_end": (i, [tb, pos, ctypes.POINTER(i), ctypes.POINTER(ctypes.c_char_p)]),
         "damero_check": (i, [tb, _PROBLEM_FN, ctypes.c_void_p, ctypes.POINTER(i)]),
+        "damero_rule_count": (i, [tb]),
+        "damero_rule": (i, [tb, i, ctypes.POINTER(_RuleInfo)]),
+        "damero_counts_start": (i, [tb, pos, ctypes.POINTER(_Counts)]),
+        "damero_counts_after": (i, [tb, pos, ctypes.POINTER(_Counts), ctypes.POINTER(_Move),
+                                    ctypes.POINTER(_Counts)]),
+        "damero_counts_run_out": (i, [tb, pos, ctypes.POINTER(_Counts), i, ctypes.POINTER(i)]),
+        "damero_probe_rules": (i, [tb, pos, ctypes.POINTER(_Counts), i,
+                                   ctypes.POINTER(_RulesValue)]),
+        "damero_root_moves_rules": (i, [tb, pos, ctypes.POINTER(_Counts), i,
+                                        ctypes.POINTER(_RulesMove), i, ctypes.POINTER(i)]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -129,6 +175,11 @@ def _check(status):
 
 def _value(v):
     return Value(v.wdl, None if v.dtm < 0 else v.dtm, None if v.mtc < 0 else v.mtc)
+
+
+def _counted(n):
+    """A C count (-1: none) as Python has it (None)."""
+    return None if n < 0 else n
 
 
 class Tables:
@@ -241,3 +292,96 @@ class Tables:
         if status == ERR_MEMORY:
             _check(status)
         return problems
+
+    # ---- values under the move-limit rules ----
+
+    def rule_count(self):
+        """The number of move-limit rules of the variant (0 to MAX_RULES)."""
+        return _lib.damero_rule_count(self._handle())
+
+    def rule(self, k):
+        """RuleInfo of rule k (0 <= k < rule_count()); DameroError ERR_ARGUMENT beyond."""
+        info = _RuleInfo()
+        _check(_lib.damero_rule(self._handle(), k, ctypes.byref(info)))
+        text = [b.decode() if b is not None else None for b in
+                (info.name, info.words, *info.unit, *info.source)]
+        readings = info.readings
+        return RuleInfo(text[0], text[1], readings, tuple(info.limit[:readings]),
+                        tuple(text[2:2 + readings]), tuple(text[4:4 + readings]))
+
+    def _counts(self, counts):
+        """A reference to counts (a list, None entries not started) as C has them; None
+        (NULL: every count starts at the position) for None."""
+        if counts is None:
+            return None
+        c = _Counts()
+        given = list(counts)
+        if len(given) > MAX_RULES:
+            raise DameroError(ERR_ARGUMENT, f"counts has {len(given)} entries: at most "
+                                            f"{MAX_RULES}, one per rule of the variant")
+        for k in range(MAX_RULES):
+            n = given[k] if k < len(given) else None
+            c.plies[k] = COUNT_NOT_STARTED if n is None else n
+        return ctypes.byref(c)
+
+    def _counts_list(self, c):
+        return [_counted(c.plies[k]) for k in range(self.rule_count())]
+
+    def _rules_value(self, v):
+        return RulesValue(_value(v.plain), v.wdl, _counted(v.plies), _counted(v.rule),
+                          bool(v.tables_beyond), self._counts_list(v.counts))
+
+    def _c_move(self, move):
+        """A Move of this binding back as the C struct damero_counts_after reads."""
+        value = _Value(move.value.wdl, -1 if move.value.dtm is None else move.value.dtm,
+                       -1 if move.value.mtc is None else move.value.mtc)
+        return _Move(move.text.encode(), move.from_square, move.to_square, move.captures,
+                     self._position(move.after), value)
+
+    def counts_start(self, fen):
+        """The counts at the position when every ending there has just arisen: 0 for each
+        rule that covers it, None for the others."""
+        c = _Counts()
+        _check(_lib.damero_counts_start(self._handle(), ctypes.byref(self._position(fen)),
+                                        ctypes.byref(c)))
+        return self._counts_list(c)
+
+    def counts_after(self, fen, counts, move):
+        """The counts after move (a Move of root_moves(fen)) is played from fen with
+        counts: each runs on by one ply, is reset, ends or starts."""
+        after = _Counts()
+        _check(_lib.damero_counts_after(self._handle(), ctypes.byref(self._position(fen)),
+                                        self._counts(counts),
+                                        ctypes.byref(self._c_move(move)), ctypes.byref(after)))
+        return self._counts_list(after)
+
+    def counts_run_out(self, fen, counts, reading=0):
+        """The index of the first rule whose count has run out at fen (drawing the game),
+        or None."""
+        rule = ctypes.c_int()
+        _check(_lib.damero_counts_run_out(self._handle(), ctypes.byref(self._position(fen)),
+                                          self._counts(counts), reading,
+                                          ctypes.byref(rule)))
+        return _counted(rule.value)
+
+    def probe_rules(self, fen, counts=None, reading=0):
+        """The RulesValue of the position under the variant's move-limit rules. counts:
+        one entry per rule (None: not started), or None for every count starting at the
+        position; reading 0 (each rule's first reading) or 1 (the second)."""
+        value = _RulesValue()
+        _check(_lib.damero_probe_rules(self._handle(), ctypes.byref(self._position(fen)),
+                                       self._counts(counts), reading,
+                                       ctypes.byref(value)))
+        return self._rules_value(value)
+
+    def root_moves_rules(self, fen, counts=None, reading=0):
+        """Every legal move as a RulesMove, best first under the rules (wins within the
+        rules, then draws, a cursed win first, then losses); counts and reading as
+        probe_rules."""
+        moves = (_RulesMove * _MAX_MOVES)()
+        count = ctypes.c_int()
+        _check(_lib.damero_root_moves_rules(self._handle(), ctypes.byref(self._position(fen)),
+                                            self._counts(counts), reading,
+                                            moves, _MAX_MOVES, ctypes.byref(count)))
+        return [RulesMove(self._move(m.move), self._rules_value(m.value))
+                for m in moves[:count.value]]

@@ -1,6 +1,7 @@
 """Tests of the Python binding (damero.py), run by ctest with the standard library's
 unittest: DAMERO_LIBRARY names the libdamero.so.0 built, DAMERO_COMMAND the damero command,
 which builds russian tables of up to 3 pieces in a temporary directory first."""
+import json
 import os
 import re
 import shutil
@@ -108,6 +109,115 @@ class BindingTest(unittest.TestCase):
                 del os.environ["DAMERO_TABLES"]
             else:
                 os.environ["DAMERO_TABLES"] = saved
+
+
+# The examples of the rule-aware probe: the spanish forzosa (a draw under its 12-move
+# reading, a win under the 13-move one) and a russian win the main-road rule makes a draw.
+RULES_EXAMPLES = [("spanish", "W:WK1,K5,K10:BK2", 0), ("spanish", "W:WK1,K5,K10:BK2", 1),
+                  ("russian", "B:WKa1,Kb2,Kc3:BKe5", 0), ("russian", "B:WKa1,Kb2,Kc3:BKe5", 1)]
+
+
+class RulesTest(unittest.TestCase):
+    """The calls under the move-limit rules, against `damero probe --rules --json`."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.root = tempfile.mkdtemp(prefix="damero-python-rules-")
+        cls.command = os.environ.get("DAMERO_COMMAND", "damero")
+        for variant in ("spanish", "russian"):
+            for what in (["--pieces", "3"], ["KKKvK"]):
+                subprocess.run([cls.command, "gen", "--variant", variant, *what, "--dir",
+                                cls.root], check=True, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.root)
+
+    def command_json(self, variant, fen, reading, *extra):
+        out = subprocess.run([self.command, "probe", "--variant", variant, "--dir", self.root,
+                              "--json", "--reading", str(reading + 1), *extra, fen],
+                             check=True, capture_output=True, text=True).stdout
+        return json.loads(out)
+
+    def assertSameValue(self, tb, value, printed, where):
+        """value (a RulesValue) says what the command's "rules" object says."""
+        words = {damero.WIN: "win", damero.DRAW: "draw", damero.LOSS: "loss"}
+        names = [tb.rule(k).name for k in range(tb.rule_count())]
+        self.assertEqual(words[value.wdl], printed["wdl"], where)
+        self.assertEqual(value.plies, printed["plies"], where)
+        self.assertEqual(value.wdl == damero.DRAW and value.plain.wdl == damero.WIN,
+                         printed["cursed"], where)
+        self.assertEqual(value.wdl == damero.DRAW and value.plain.wdl == damero.LOSS,
+                         printed["blessed"], where)
+        self.assertEqual(not value.tables_beyond, printed["exact"], where)
+        self.assertEqual(None if value.rule is None else names[value.rule], printed["binding"],
+                         where)
+        self.assertEqual(dict(zip(names, value.counts)), printed["counts"], where)
+
+    def test_examples_as_the_command(self):
+        for variant, fen, reading in RULES_EXAMPLES:
+            where = f"{variant} {fen} reading {reading + 1}"
+            printed = self.command_json(variant, fen, reading)
+            with damero.Tables(variant, self.root) as tb:
+                value = tb.probe_rules(fen, reading=reading)
+                self.assertEqual(value.plain, tb.probe(fen), where)
+                self.assertSameValue(tb, value, printed["rules"], where)
+                moves = tb.root_moves_rules(fen, reading=reading)
+                self.assertEqual([m.move.text for m in moves],
+                                 [m["move"] for m in printed["moves"]], where)
+                for m, p in zip(moves, printed["moves"]):
+                    self.assertEqual(m.move.after, p["after"], where)
+                    self.assertSameValue(tb, m.value, p["rules"], f"{where} {m.move.text}")
+
+    def test_the_examples_answers(self):
+        with damero.Tables("spanish", self.root) as tb:
+            fen = "W:WK1,K5,K10:BK2"
+            twelve, thirteen = tb.probe_rules(fen), tb.probe_rules(fen, reading=1)
+            self.assertEqual((twelve.plain.wdl, twelve.wdl), (damero.WIN, damero.DRAW))
+            self.assertEqual(tb.rule(twelve.rule).name, "forzosa")
+            self.assertEqual(tb.rule(twelve.rule).limit, (12, 13))
+            self.assertEqual(thirteen.wdl, damero.WIN)
+        with damero.Tables("russian", self.root) as tb:
+            value = tb.probe_rules("B:WKa1,Kb2,Kc3:BKe5")
+            self.assertEqual((value.plain.wdl, value.wdl), (damero.LOSS, damero.DRAW))
+            self.assertEqual(tb.rule(value.rule).name, "main road")
+
+    def test_counts(self):
+        fen = "W:WKa1,Kb2,Kc3:BKh6"
+        with damero.Tables("russian", self.root) as tb:
+            names = [tb.rule(k).name for k in range(tb.rule_count())]
+            start = tb.counts_start(fen)
+            self.assertEqual(len(start), tb.rule_count())
+            self.assertEqual(start[names.index("3 kings v 1")], 0)
+            self.assertEqual(tb.probe_rules(fen, start), tb.probe_rules(fen))
+            # the counts after a move are those root_moves_rules gives with it
+            for m in tb.root_moves_rules(fen, start):
+                self.assertEqual(tb.counts_after(fen, start, m.move), m.value.counts,
+                                 m.move.text)
+            # a count given as the command's --count gives it
+            late = list(start)
+            late[names.index("3 kings v 1")] = 28
+            printed = self.command_json("russian", fen, 0, "--count", "1=28")
+            self.assertSameValue(tb, tb.probe_rules(fen, late), printed["rules"], "1=28")
+            self.assertIsNone(tb.counts_run_out(fen, start))
+            late[names.index("3 kings v 1")] = 120
+            self.assertEqual(tb.counts_run_out(fen, late), names.index("3 kings v 1"))
+
+    def test_errors(self):
+        with damero.Tables("russian", self.root) as tb:
+            with self.assertRaises(damero.DameroError) as caught:
+                tb.rule(tb.rule_count())
+            self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
+            with self.assertRaises(damero.DameroError) as caught:
+                tb.probe_rules("W:WKa1,Kb2,Kc3:BKh6", reading=2)
+            self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
+            with self.assertRaises(damero.DameroError) as caught:
+                tb.probe_rules("W:WKa1,Kb2,Kc3,Kd4:BKh6")
+            self.assertEqual(caught.exception.status, damero.ERR_MISSING)
+            with self.assertRaises(damero.DameroError) as caught:
+                tb.probe_rules("W:WKa1,Kb2,Kc3:BKh6", [0] * (damero.MAX_RULES + 1))
+            self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
 
 
 if __name__ == "__main__":
