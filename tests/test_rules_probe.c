@@ -378,6 +378,22 @@ static void test_international(void **state)
         run_check(root_of(state), &checks[k]);
 }
 
+/* The issue's international materials with three pieces against a king: the 16-move
+ * count (31 or 32 plies) with part of it already played at the starts, so that the
+ * graph stays within memory; the kings-only 25-move count runs beside it. Minutes:
+ * only under `ctest -L slow` (DAMERO_RULES_DEEP set). */
+static void test_international_deep(void **state)
+{
+    static const struct check checks[] = {
+        { "international", "KKKvK", 0, 12, 1000, 16, false },
+        { "international", "KKMvK", 0, 40, 1000, 12, false },
+    };
+    if (!getenv("DAMERO_RULES_DEEP"))
+        skip();
+    for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
+        run_check(root_of(state), &checks[k]);
+}
+
 /* A no-progress rule alone on a kings-only ending: the English 40 moves each (80 plies,
  * 60 already played at the starts) and the Czech 15 moves each (30 plies, fresh). */
 static void test_no_progress(void **state)
@@ -398,6 +414,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_spanish_kkkvk, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_international, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_no_progress, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_international_deep, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
