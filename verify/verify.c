@@ -50,7 +50,7 @@ static void count_win(const struct move_limit_rule *rule, struct rule_result *re
                 (uint64_t)weight;
         if (plies > reading_plies(r, rule->kind, strong_to_move)) {
             res[k]->wins_beyond_limit += (uint64_t)weight;
-        } else if (plies > res[k]->longest_in_time_plies) {
+        } else if (rule->kind == LIMIT_WIN_WITHIN && plies > res[k]->longest_in_time_plies) {
             res[k]->longest_in_time_plies = plies;
             fen_print(v, p, res[k]->in_time_fen);
         }
