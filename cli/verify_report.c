@@ -43,7 +43,8 @@ static bool win_within(const struct rule_section *s)
 static struct rule_result total(const struct rule_report *r, bool strong_to_move, int reading)
 {
     struct rule_result sum = { .strong_to_move = strong_to_move, .reading = reading,
-                               .longest_plies = -1, .longest = -1 };
+                               .longest_plies = -1, .longest = -1,
+                               .longest_in_time_plies = -1 };
     for (int k = 0; k < r->num_results; k++) {
         const struct rule_result *x = &r->results[k];
         if (x->strong_to_move != strong_to_move || x->reading != reading)
@@ -57,6 +58,13 @@ static struct rule_result total(const struct rule_report *r, bool strong_to_move
         sum.wins_beyond_limit += x->wins_beyond_limit;
         sum.wins_before += x->wins_before;
         sum.convertible_before += x->convertible_before;
+        sum.lone_wins += x->lone_wins;
+        for (int p = 0; p < WIN_PLIES_MAX; p++)
+            sum.wins_by_plies[p] += x->wins_by_plies[p];
+        if (x->longest_in_time_plies > sum.longest_in_time_plies) {
+            sum.longest_in_time_plies = x->longest_in_time_plies;
+            memcpy(sum.in_time_fen, x->in_time_fen, sizeof sum.in_time_fen);
+        }
         if (x->longest_plies > sum.longest_plies) {
             sum.longest_plies = x->longest_plies;
             sum.longest = x->longest;
@@ -94,6 +102,15 @@ int report_lines(const char *dir, struct variant_report *r, char *err, size_t er
             memcpy(s->line[side].fen, sum.example_fen, sizeof sum.example_fen);
             if (sum.example_fen[0])
                 status = play_line(r->tb, &s->line[side]);
+        }
+        for (int k = 0; win_within(s) && k < move_limit_readings(s->report.rule) &&
+                        status == DAMERO_OK; k++) {
+            struct rule_result t[2] = { total(&s->report, true, k),
+                                        total(&s->report, false, k) };
+            int side = t[0].longest_in_time_plies >= t[1].longest_in_time_plies ? 0 : 1;
+            memcpy(s->cursed[k].fen, t[side].in_time_fen, sizeof s->cursed[k].fen);
+            if (s->cursed[k].fen[0])
+                status = play_line(r->tb, &s->cursed[k]);
         }
     }
     if (status != DAMERO_OK)
@@ -212,6 +229,140 @@ static void print_progress_table(FILE *f, bool md, const struct rule_section *s)
     }
 }
 
+/* ---- a count already running when the rule's count starts ---- */
+
+#define PLAYED_SHOWN 3 /* the text and the Markdown show 0 to 3 moves already played */
+
+/* Under a "must win within" rule, with `played` moves of the reading's unit already
+ * played on a count running when this one starts: the wins still in time, the lone
+ * side's wins, and the rest, drawn. Returns false when no ply is left. */
+static bool under_rule(const struct rule_section *s, const struct rule_result *t, int played,
+                       uint64_t *won, uint64_t *drawn, uint64_t *lost)
+{
+    const struct limit_reading *r = &s->report.rule->readings[t->reading];
+    int left = reading_plies(r, LIMIT_WIN_WITHIN, t->strong_to_move) - played_plies(r, played);
+    if (left < 0)
+        return false;
+    *won = wins_within(t, left);
+    *lost = t->lone_wins;
+    *drawn = t->positions - *won - *lost;
+    return true;
+}
+
+static void print_running_table(FILE *f, bool md, const struct rule_section *s)
+{
+    static const int widths[] = { 8, 12, 7, 11, 11, 8 };
+    const char *head[] = { "reading", "to move", "played", "won", "drawn", "lost" };
+    fprintf(f, md ? "\nUnder the rule, by the moves already played on a count that runs when "
+                    "this one starts (0: a fresh count); won, drawn and lost for the strong "
+                    "side:\n\n"
+                  : "  under the rule, by the moves already played on a count running when this "
+                    "one starts\n  (0: a fresh count); won, drawn and lost for the strong side:\n");
+    print_rule_line(f, md, head, 6, widths);
+    for (int k = 0; k < move_limit_readings(s->report.rule); k++)
+        for (int side = 0; side < 2; side++) {
+            struct rule_result t = total(&s->report, side == 0, k);
+            uint64_t won, drawn, lost;
+            for (int played = 0;
+                 played <= PLAYED_SHOWN && under_rule(s, &t, played, &won, &drawn, &lost);
+                 played++) {
+                char reading[8], n[8], w[24], d[24], l[24];
+                snprintf(reading, sizeof reading, "%d", k + 1);
+                snprintf(n, sizeof n, "%d", played);
+                snprintf(w, sizeof w, "%" PRIu64, won);
+                snprintf(d, sizeof d, "%" PRIu64, drawn);
+                snprintf(l, sizeof l, "%" PRIu64, lost);
+                const char *cells[] = { reading, side_words(s, side == 0), n, w, d, l };
+                print_row(f, md, cells, 6, widths);
+            }
+        }
+}
+
+/* The fewest moves already played on a running count that turn a win into a draw, per
+ * reading: 0 when even a count with no ply left loses none (no win at all). */
+static int first_costly(const struct rule_section *s, const struct rule_result t[2])
+{
+    uint64_t fresh[2], won[2], drawn, lost;
+    for (int side = 0; side < 2; side++)
+        under_rule(s, &t[side], 0, &fresh[side], &drawn, &lost);
+    for (int played = 1;; played++) {
+        if (!under_rule(s, &t[0], played, &won[0], &drawn, &lost) ||
+            !under_rule(s, &t[1], played, &won[1], &drawn, &lost))
+            return 0;
+        if (won[0] + won[1] < fresh[0] + fresh[1])
+            return played;
+    }
+}
+
+/* Per reading, the first running count that costs wins: how many, and the longest win
+ * in time, which goes first, with its line. */
+static void print_first_cursed(FILE *f, bool md, const struct rule_section *s)
+{
+    const struct move_limit_rule *rule = s->report.rule;
+    for (int k = 0; k < move_limit_readings(rule); k++) {
+        struct rule_result t[2] = { total(&s->report, true, k), total(&s->report, false, k) };
+        int played = first_costly(s, t);
+        fprintf(f, md ? "- reading %d: " : "    reading %d: ", k + 1);
+        if (played == 0) {
+            fprintf(f, "no win to lose.\n");
+            continue;
+        }
+        uint64_t lost_wins[2], fresh = 0, won = 0, drawn, lost;
+        for (int side = 0; side < 2; side++) {
+            under_rule(s, &t[side], 0, &fresh, &drawn, &lost);
+            if (!under_rule(s, &t[side], played, &won, &drawn, &lost))
+                won = 0;
+            lost_wins[side] = fresh - won;
+        }
+        const struct example_line *line = &s->cursed[k];
+        fprintf(f, "with %d already played (%s), %" PRIu64 " wins in time are draws (%" PRIu64
+                   " with the strong side to move), e.g. %s%s%s, won in %d plies with a fresh "
+                   "count.\n",
+                played, unit_words(rule->readings[k].unit), lost_wins[0] + lost_wins[1],
+                lost_wins[0], md ? "`" : "", line->fen, md ? "`" : "", line->plies);
+        fprintf(f, md ? "  Line: " : "      line: ");
+        print_moves(f, line);
+    }
+}
+
+static void print_running(FILE *f, bool md, const struct rule_section *s)
+{
+    print_running_table(f, md, s);
+    fprintf(f, md ? "\nThe first wins a running count turns into draws:\n\n"
+                  : "  the first wins a running count turns into draws:\n");
+    print_first_cursed(f, md, s);
+}
+
+/* The forzosa's question, "12 or 13 moves?", under each reading of the move that
+ * occupies the diagonal: not counted (the count starts after it: damero's reading), or
+ * counted as move 1 (the lone side then moves with one move of the count used). */
+static void print_occupying_move(FILE *f, bool md, const struct rule_section *s)
+{
+    const struct move_limit_rule *rule = s->report.rule;
+    for (int counted = 0; counted < 2; counted++) {
+        fprintf(f, md ? "\n%s " : "  %s ",
+                counted ? "Counting the move that occupies the diagonal as move 1:"
+                        : "Not counting the move that occupies the diagonal (damero's reading, "
+                          "the count starts after it):");
+        for (int k = 0; k < move_limit_readings(rule); k++) {
+            uint64_t drawn_wins = 0, won, drawn, lost;
+            for (int side = counted ? 1 : 0; side < 2; side++) {
+                struct rule_result t = total(&s->report, side == 0, k);
+                if (!under_rule(s, &t, counted, &won, &drawn, &lost))
+                    won = 0;
+                drawn_wins += t.wins - won;
+            }
+            fprintf(f, "%s%d %s ", k ? "; " : "", rule->readings[k].limit,
+                    unit_words(rule->readings[k].unit));
+            if (drawn_wins)
+                fprintf(f, "leave %" PRIu64 " won starts drawn", drawn_wins);
+            else
+                fprintf(f, "win every won start in time");
+        }
+        fprintf(f, ".\n");
+    }
+}
+
 static void print_board(FILE *f, const struct variant_report *r, const char *fen)
 {
     damero_position pos;
@@ -311,8 +462,12 @@ static void print_section(FILE *f, bool md, const struct variant_report *r,
         print_win_table(f, md, s);
     else
         print_progress_table(f, md, s);
+    if (s->report.rule->kind == LIMIT_WIN_WITHIN)
+        print_running(f, md, s);
     print_examples(f, md, r, s);
     print_before_count(f, md, s);
+    if (s->report.rule->counts_from_precondition)
+        print_occupying_move(f, md, s);
     print_verdict(f, md, s);
 }
 
@@ -358,6 +513,40 @@ static json_t *json_result(const struct rule_section *s, const struct rule_resul
     return o;
 }
 
+/* Per reading, the first running count that costs wins (print_first_cursed): null when
+ * none does. */
+static json_t *json_first_cursed(const struct rule_section *s, int k)
+{
+    struct rule_result t[2] = { total(&s->report, true, k), total(&s->report, false, k) };
+    int played = first_costly(s, t);
+    if (played == 0)
+        return json_null();
+    uint64_t lost_wins = 0, fresh = 0, won = 0, drawn, lost;
+    for (int side = 0; side < 2; side++) {
+        under_rule(s, &t[side], 0, &fresh, &drawn, &lost);
+        if (!under_rule(s, &t[side], played, &won, &drawn, &lost))
+            won = 0;
+        lost_wins += fresh - won;
+    }
+    return json_pack("{s:i, s:i, s:I, s:s, s:i, s:o}", "reading", k + 1, "played", played,
+                     "wins_drawn", (json_int_t)lost_wins, "example_fen", s->cursed[k].fen,
+                     "example_plies", s->cursed[k].plies,
+                     "example_line", line_moves_json(&s->cursed[k]));
+}
+
+/* A "must win within" rule's results by the moves already played on a running count when
+ * its count starts, from 0 (fresh) until no ply is left. */
+static json_t *json_by_played(const struct rule_section *s, const struct rule_result *t)
+{
+    json_t *rows = json_array();
+    uint64_t won, drawn, lost;
+    for (int played = 0; under_rule(s, t, played, &won, &drawn, &lost); played++)
+        json_append(&rows, json_pack("{s:i, s:I, s:I, s:I}", "played", played, "won",
+                                     (json_int_t)won, "drawn", (json_int_t)drawn, "lost",
+                                     (json_int_t)lost));
+    return rows;
+}
+
 static json_t *json_rule(const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
@@ -370,10 +559,17 @@ static json_t *json_rule(const struct rule_section *s)
     if (s->report.status != RULE_CHECKED)
         o = json_with(o, "message", json_string(s->report.message));
     if (win_within(s)) {
+        json_t *cursed = json_array();
+        for (int k = 0; k < move_limit_readings(rule); k++)
+            json_append(&cursed, json_first_cursed(s, k));
+        o = json_with(o, "first_cursed", cursed);
         for (int k = 0; k < move_limit_readings(rule); k++)
             for (int side = 0; side < 2; side++) {
                 struct rule_result t = total(&s->report, side == 0, k);
-                json_append(&results, json_result(s, &t, &s->line[side]));
+                json_t *x = json_result(s, &t, &s->line[side]);
+                x = json_with(x, "lone_wins", json_integer((json_int_t)t.lone_wins));
+                x = json_with(x, "by_played", json_by_played(s, &t));
+                json_append(&results, x);
             }
     } else {
         for (int k = 0; k < s->report.num_results; k++)

@@ -20,10 +20,12 @@ struct example_line {
 };
 
 /* One rule's report, and the lines of its longest wins (strong side to move, then the
- * lone side) when it demands a win within a limit. */
+ * lone side) when it demands a win within a limit, and per reading of its longest win in
+ * time (the first that a count already running when this one starts turns into a draw). */
 struct rule_section {
     struct rule_report report;
     struct example_line line[2];
+    struct example_line cursed[MAX_READINGS];
 };
 
 struct variant_report {

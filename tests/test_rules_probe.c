@@ -17,6 +17,7 @@
 #include "format/rule_state.h"
 #include "tests/file_util.h"
 #include "tests/random_position.h"
+#include "verify/verify.h"
 
 /* ---- the explicit state graph ---- */
 
@@ -368,12 +369,89 @@ static void test_spanish_kkkvk(void **state)
                  DAMERO_WIN, 25);
 }
 
+/* damero verify counts the forzosa's starts won in time with `played` moves of a running
+ * count already used as those whose DTM fits in what is left (verify/verify.h,
+ * wins_within). Under all the spanish rules at once the same must hold: long wins from
+ * forzosa starts, with the forzosa's count 1 or 2 moves on, against damero_probe_rules. */
+static void test_forzosa_running_count(void **state)
+{
+    const struct variant *v = variant_by_name("spanish");
+    struct material wanted[64];
+    const char *names[] = { "KKKvK", NULL };
+    int n = test_materials(v, 3, names, wanted, 64);
+    build_on_disk(v, root_of(state), wanted, n);
+    const struct move_limit_rule *forzosa = &v->move_limits[0];
+    assert_string_equal(forzosa->name, "forzosa");
+
+    struct material_index ix;
+    damero_tb *tb;
+    assert_int_equal(index_init(&ix, v, &wanted[n - 1]), 0);
+    assert_int_equal(damero_open(v->name, root_of(state), 16 << 20, &tb), DAMERO_OK);
+    uint64_t seed = 99;
+    int checked = 0, won = 0;
+    while (checked < 16) {
+        struct position p;
+        /* the strong side (White) to move: a start with the lone side to move parts from
+         * the library's definition where the lone king's double capture leaves one king
+         * each, the count's strong side then being the side that moved first in it
+         * (docs/rules.md 5.10, "Running out") and its limit one ply shorter */
+        index_position(&ix, random_next(&seed) % ix.size, WHITE, &p);
+        damero_position pos = public_position(v, &p);
+        damero_counts counts;
+        damero_value plain;
+        if (damero_counts_start(tb, &pos, &counts) != DAMERO_OK || counts.plies[0] != 0 ||
+            damero_probe(tb, &pos, &plain) != DAMERO_OK)
+            continue;
+        bool strong_to_move = true;
+        /* a long win of the strong side, near what a running count leaves */
+        if (plain.wdl != DAMERO_WIN || plain.dtm < 19)
+            continue;
+        int reading = (int)(random_next(&seed) & 1), played = 1 + (int)(random_next(&seed) & 1);
+        const struct limit_reading *r = &forzosa->readings[reading];
+        int left = reading_plies(r, forzosa->kind, strong_to_move) - played_plies(r, played);
+        damero_rules_value value;
+        counts.plies[0] = played_plies(r, played);
+        assert_int_equal(damero_probe_rules(tb, &pos, &counts, reading, &value), DAMERO_OK);
+        assert_int_equal(value.tables_beyond, 0);
+        bool in_time = plain.dtm <= left;
+        if ((value.wdl != DAMERO_DRAW) != in_time) {
+            char fen[FEN_SIZE];
+            fen_print(v, &p, fen);
+            fail_msg("%s, reading %d, %d moves played: DTM %d plies, %d left; under the rules "
+                     "%d", fen, reading + 1, played, plain.dtm, left, value.wdl);
+        }
+        won += in_time;
+        checked++;
+    }
+    print_message("spanish forzosa starts with a running count: %d checked, %d won in time\n",
+                  checked, won);
+    assert_true(won > 0 && won < checked);
+    damero_close(tb);
+    index_free(&ix);
+}
+
 static void test_international(void **state)
 {
     static const struct check checks[] = {
         { "international", "KKvK", 0, 2000, 1000, 0, false },
         { "international", "KMvK", 0, 2000, 1000, 0, false },
     };
+    for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
+        run_check(root_of(state), &checks[k]);
+}
+
+/* The issue's international materials with three pieces against a king: the 16-move
+ * count (31 or 32 plies) with part of it already played at the starts, so that the
+ * graph stays within memory; the kings-only 25-move count runs beside it. Minutes:
+ * only under `ctest -L slow` (DAMERO_RULES_DEEP set). */
+static void test_international_deep(void **state)
+{
+    static const struct check checks[] = {
+        { "international", "KKKvK", 0, 12, 1000, 16, false },
+        { "international", "KKMvK", 0, 40, 1000, 12, false },
+    };
+    if (!getenv("DAMERO_RULES_DEEP"))
+        skip();
     for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
         run_check(root_of(state), &checks[k]);
 }
@@ -396,8 +474,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_russian_small, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_russian_kkkvk, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_spanish_kkkvk, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_forzosa_running_count, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_international, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_no_progress, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_international_deep, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

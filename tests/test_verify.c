@@ -396,6 +396,9 @@ static void distances_solve(struct distances *d, const struct tableset *ts,
 struct brute_count {
     uint64_t positions, wins, beyond[MAX_READINGS];
     int longest_plies; /* -1 without wins */
+    /* must-win-within rules: the wins by plies (longer ones share the last entry), the
+     * lone side's wins */
+    uint64_t by_plies[WIN_PLIES_MAX], lone_wins;
 };
 
 struct brute {
@@ -443,9 +446,17 @@ static void count_position(const struct position *p, void *ctx)
         return;
     c->positions++;
     int plies = win_plies(b, p);
+    if (b->rule->kind == LIMIT_WIN_WITHIN && plies < 0) {
+        dtm_t dtm;
+        mtc_t mtc;
+        assert_int_equal(tableset_value(b->ts, p, &dtm, &mtc), 0);
+        c->lone_wins += p->side == WHITE ? dtm_is_loss(dtm) : dtm_is_win(dtm);
+    }
     if (plies < 0)
         return;
     c->wins++;
+    if (b->rule->kind == LIMIT_WIN_WITHIN)
+        c->by_plies[plies < WIN_PLIES_MAX ? plies : WIN_PLIES_MAX - 1]++;
     if (plies > c->longest_plies)
         c->longest_plies = plies;
     for (int k = 0; k < readings_of(b->rule); k++)
@@ -531,6 +542,35 @@ static void check_example(const struct brute *b, const struct material *m, enum 
     assert_int_equal(win_plies(b, &p), r->longest_plies);
 }
 
+/* A must-win-within rule's wins by their plies, which say how many a count already
+ * running when this one starts leaves in time (wins_within), the lone side's wins, and
+ * the longest win in time, the first such a count turns into a draw. */
+static void check_by_plies(const struct brute *b, const struct material *m, enum side side,
+                           const struct rule_result *r)
+{
+    const struct brute_count *c = &b->count[side];
+    uint64_t within = 0;
+    int limit = reading_plies(&b->rule->readings[r->reading], b->rule->kind, side == WHITE);
+    int longest_in_time = -1;
+    assert_int_equal(r->lone_wins, c->lone_wins);
+    for (int plies = 0; plies < WIN_PLIES_MAX; plies++) {
+        within += c->by_plies[plies];
+        assert_int_equal(wins_within(r, plies), within);
+        if (c->by_plies[plies] && plies <= limit)
+            longest_in_time = plies;
+    }
+    assert_int_equal(r->longest_in_time_plies, longest_in_time);
+    if (longest_in_time < 0) {
+        assert_string_equal(r->in_time_fen, "");
+        return;
+    }
+    struct position p = test_position(b->v, r->in_time_fen);
+    struct material got = material_of(&p);
+    assert_true(material_equal(&got, m));
+    assert_int_equal(p.side, side);
+    assert_int_equal(win_plies(b, &p), longest_in_time);
+}
+
 #define EQUAL_COUNT(what, mine, theirs)                                                  \
     do {                                                                                 \
         if ((uint64_t)(mine) != (uint64_t)(theirs))                                      \
@@ -596,6 +636,7 @@ static void check_rule_counts(struct tableset *ts, const struct move_limit_rule 
                                  unit, unit_words(rule->readings[k].unit), r->longest);
                     check_example(&b, &materials[i], (enum side)side, r);
                 }
+                check_by_plies(&b, &materials[i], (enum side)side, r);
                 if (!rule->counts_from_precondition) {
                     assert_int_equal(r->wins_before, 0);
                     assert_int_equal(r->convertible_before, 0);

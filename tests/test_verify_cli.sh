@@ -148,6 +148,58 @@ for x in res:
     assert 0 < x["convertible_before"] <= x["wins_before"], x
 EOF
 
+# running.py FILE...: a "must win within" rule's starts by the moves a running count has
+# already used (by_played) agree with its wins, its limit and each other, and the first
+# of them that costs wins (first_cursed) is the first where the wins in time drop, with
+# an example won in time fresh and not with that many moves used.
+cat > "$tmp/running.py" << 'EOF'
+import json, sys
+
+bad = []
+for path in sys.argv[1:]:
+    for rule in json.load(open(path))["rules"]:
+        if rule["status"] != "checked" or "first_cursed" not in rule:
+            continue
+        by = {}
+        for x in rule["results"]:
+            w = f"{path} {rule['name']} reading {x['reading']}, {x['side_to_move']} to move"
+            rows = x["by_played"]
+            strong = x["side_to_move"] == "strong side"
+            step = 1 if x["unit"] == "plies" else 2
+            limit = x["limit"] if x["unit"] == "plies" else 2 * x["limit"] - strong
+            if [r["played"] for r in rows] != list(range(limit // step + 1)):
+                bad.append(f"{w}: played {[r['played'] for r in rows]}, limit {limit} plies")
+            first = rows[0]
+            if (first["won"], first["lost"]) != (x["wins"] - x["wins_beyond_limit"], x["lone_wins"]):
+                bad.append(f"{w}: fresh {first}, wins {x['wins']} beyond {x['wins_beyond_limit']}")
+            for a, b in zip(rows, rows[1:]):
+                if b["won"] > a["won"] or b["lost"] != a["lost"]:
+                    bad.append(f"{w}: {b} after {a}")
+            for r in rows:
+                if r["won"] + r["drawn"] + r["lost"] != x["positions"]:
+                    bad.append(f"{w}: {r} does not add up to {x['positions']}")
+            by.setdefault(x["reading"], []).append((rows, strong, step, limit))
+        for c in rule["first_cursed"]:
+            if c is None:
+                continue
+            sides = by[c["reading"]]
+            won = lambda p: sum(rows[p]["won"] if p < len(rows) else 0 for rows, *_ in sides)
+            w = f"{path} {rule['name']} reading {c['reading']}"
+            if not (won(c["played"]) < won(0) == won(c["played"] - 1)):
+                bad.append(f"{w}: wins in time {won(0)} fresh, {won(c['played'] - 1)} and "
+                           f"{won(c['played'])} at {c['played'] - 1} and {c['played']} played")
+            if c["wins_drawn"] != won(0) - won(c["played"]) or len(c["example_line"]) != c["example_plies"]:
+                bad.append(f"{w}: {c}")
+            strong = c["example_fen"].startswith("W")
+            _, _, step, limit = [s for s in sides if s[1] == strong][0]
+            if not limit - step * c["played"] < c["example_plies"] <= limit:
+                bad.append(f"{w}: the example, won in {c['example_plies']}, is not lost to "
+                           f"{c['played']} played of {limit} plies")
+for b in bad:
+    print("    " + b)
+sys.exit(1 if bad else 0)
+EOF
+
 # walk.py DAMERO VARIANT DIR FILE: plays each example_line of FILE (verify --json) with
 # `damero probe --json`: each move among its position's moves, its "after" the next
 # position, and the last position lost for its side to move, with no move left.
@@ -218,6 +270,8 @@ if $have_python; then
     "$tmp/spanish.json" "$tmp/russian.json" "$tmp/pool.json" "$tmp/russian3.json"
   check "the JSON of every variant is not as documented" python3 "$tmp/shape.py" all "$tmp/all.json"
   check "the spanish forzosa: not what the README reports" python3 "$tmp/forzosa.py" "$tmp/spanish.json"
+  check "a count running when a rule's count starts: numbers that do not agree" \
+    python3 "$tmp/running.py" "$tmp/spanish.json" "$tmp/russian.json" "$tmp/pool.json"
   for v in spanish russian pool; do
     check "$v: a longest win's line is not legal, or not over after its plies" \
       python3 "$tmp/walk.py" "$damero" "$v" "$t" "$tmp/$v.json"
@@ -336,6 +390,12 @@ check "spanish forzosa at 13 moves: not enough" \
   grep -qE '^  verdict \(reading 2\): 13 moves of the strong side is enough for every one of the [0-9]+ won positions\.$' <<< "$out"
 check "spanish summary: the forzosa at 12 moves turns no win into a draw" \
   grep -qE '^  spanish +forzosa +12 moves of the strong side +[0-9]+ +13 +[1-9][0-9]*$' <<< "$out"
+check "spanish forzosa: 12 or 13 moves, the occupying move not counted" \
+  grep -qF "Not counting the move that occupies the diagonal (damero's reading, the count starts after it): 12 moves of the strong side leave 218 won starts drawn; 13 moves of the strong side win every won start in time." <<< "$out"
+check "spanish forzosa: 12 or 13 moves, the occupying move counted" \
+  grep -qF "Counting the move that occupies the diagonal as move 1: 12 moves of the strong side leave 7170 won starts drawn; 13 moves of the strong side leave 158 won starts drawn." <<< "$out"
+check "spanish forzosa: no table of starts by moves already played" \
+  grep -qE '^  1 +lone side +1 +40284 +43426 +1434$' <<< "$out"
 check "spanish summary: the forzosa at 13 moves turns wins into draws" \
   grep -qE '^  spanish +forzosa +13 moves of the strong side +[0-9]+ +13 +0$' <<< "$out"
 

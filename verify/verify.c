@@ -9,6 +9,19 @@
 
 /* ---- counting a rule's positions and wins ---- */
 
+uint64_t wins_within(const struct rule_result *r, int plies)
+{
+    uint64_t n = 0;
+    for (int k = 0; k <= plies && k < WIN_PLIES_MAX; k++)
+        n += r->wins_by_plies[k];
+    return n;
+}
+
+int played_plies(const struct limit_reading *r, int played)
+{
+    return r->unit == UNIT_PLIES ? played : 2 * played;
+}
+
 static struct rule_result *add_result(struct rule_report *out, const struct material *m,
                                       bool strong_to_move, int reading)
 {
@@ -19,7 +32,7 @@ static struct rule_result *add_result(struct rule_report *out, const struct mate
     material_name(m, r->ending);
     r->strong_to_move = strong_to_move;
     r->reading = reading;
-    r->longest_plies = r->longest = -1;
+    r->longest_plies = r->longest = r->longest_in_time_plies = -1;
     return r;
 }
 
@@ -32,8 +45,15 @@ static void count_win(const struct move_limit_rule *rule, struct rule_result *re
     for (int k = 0; k < move_limit_readings(rule); k++) {
         const struct limit_reading *r = &rule->readings[k];
         res[k]->wins += (uint64_t)weight;
-        if (plies > reading_plies(r, rule->kind, strong_to_move))
+        if (rule->kind == LIMIT_WIN_WITHIN)
+            res[k]->wins_by_plies[plies < WIN_PLIES_MAX ? plies : WIN_PLIES_MAX - 1] +=
+                (uint64_t)weight;
+        if (plies > reading_plies(r, rule->kind, strong_to_move)) {
             res[k]->wins_beyond_limit += (uint64_t)weight;
+        } else if (rule->kind == LIMIT_WIN_WITHIN && plies > res[k]->longest_in_time_plies) {
+            res[k]->longest_in_time_plies = plies;
+            fen_print(v, p, res[k]->in_time_fen);
+        }
         if (plies > res[k]->longest_plies) {
             res[k]->longest_plies = plies;
             /* in a no-progress count the winner is the side to move */
@@ -58,6 +78,15 @@ static int win_plies(const struct move_limit_rule *rule, const struct table *t,
     return distance ? distance[(uint64_t)side * t->ix.size + i] : mtc_plies(t->mtc[side][i]);
 }
 
+/* Whether the lone side wins at (side, i) under a "must win within" rule's reading of
+ * the tables (the strong side is White in them). */
+static bool lone_side_wins(const struct move_limit_rule *rule, const struct table *t,
+                           enum side side, uint64_t i)
+{
+    dtm_t d = t->dtm[side][i];
+    return rule->kind == LIMIT_WIN_WITHIN && (side == WHITE ? dtm_is_loss(d) : dtm_is_win(d));
+}
+
 /* Counts every legal position of t that meets the precondition, per side to move. */
 static int count_positions(const struct variant *v, const struct table *t,
                            const struct move_limit_rule *rule, const struct condition *c,
@@ -74,11 +103,14 @@ static int count_positions(const struct variant *v, const struct table *t,
             index_position(&t->ix, i, (enum side)side, &p);
             int n = index_class_members(&t->ix, &p, members);
             int plies = win_plies(rule, t, distance, (enum side)side, i);
+            bool lone_wins = lone_side_wins(rule, t, (enum side)side, i);
             for (int k = 0; k < n; k++) {
                 if (!condition_meets(c, &members[k]))
                     continue;
-                for (int r = 0; r < move_limit_readings(rule); r++)
+                for (int r = 0; r < move_limit_readings(rule); r++) {
                     res[side][r]->positions++;
+                    res[side][r]->lone_wins += lone_wins;
+                }
                 if (plies >= 0)
                     count_win(rule, res[side], v, &members[k], plies, 1);
             }

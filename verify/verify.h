@@ -25,6 +25,7 @@ enum rule_status {
 };
 
 #define MAX_RULE_RESULTS 512
+#define WIN_PLIES_MAX 128   /* wins_by_plies: longer wins share the last entry */
 
 struct rule_result {
     char ending[64];                 /* the material, strong (or White) side first; in a
@@ -40,7 +41,22 @@ struct rule_result {
     /* counts_from_precondition: the won positions before the count starts, and those
      * from which the strong side can force a start it then wins in time */
     uint64_t wins_before, convertible_before;
+    /* "must win within" rules: the strong side's wins by their plies (DTM), and the
+     * positions the lone side wins, which the rule does not limit */
+    uint64_t wins_by_plies[WIN_PLIES_MAX];
+    uint64_t lone_wins;
+    /* the longest win within the limit (-1: none), the first a count already running when
+     * this one starts turns into a draw, and a position of it */
+    int longest_in_time_plies;
+    char in_time_fen[FEN_SIZE];
 };
+
+/* The wins of r that take at most `plies` plies. */
+uint64_t wins_within(const struct rule_result *r, int plies);
+
+/* The plies a count has run when `played` moves of the reading's unit have been played on
+ * it (moves: both sides' plies; plies: themselves). */
+int played_plies(const struct limit_reading *r, int played);
 
 struct rule_report {
     const struct move_limit_rule *rule;
