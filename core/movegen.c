@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "core/cpu.h"
+
 /* For the hottest helpers, which must be inlined where gcc would not on its own: the two
  * capture searches below would otherwise call them. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
@@ -441,7 +443,9 @@ void generate_moves(const struct variant *v, const struct position *p, unsigned 
         generate_quiet(v, g, p, list);
 }
 
-int count_moves(const struct variant *v, const struct position *p, unsigned flags)
+/* count_moves, compiled twice (core/cpu.h): counting quiet moves is counting squares. */
+static ALWAYS_INLINE int count_moves_body(const struct variant *v, const struct position *p,
+                                          unsigned flags, const bool fast)
 {
     const struct geometry *g = v->board();
     enum side s = p->side;
@@ -460,7 +464,16 @@ int count_moves(const struct variant *v, const struct position *p, unsigned flag
         for (int d = 0; d < NUM_DIRS; d++)
             count += bb_count(king_targets(v, g, k, (enum direction)d, occupied));
     }
+    (void)fast; /* the compiler picks popcnt by itself in the fast copy */
     return count;
+}
+
+CPU_CLONES(int, count_moves, (const struct variant *v, const struct position *p, unsigned flags),
+           (v, p, flags))
+
+int count_moves(const struct variant *v, const struct position *p, unsigned flags)
+{
+    return CPU_CHOOSE(count_moves)(v, p, flags);
 }
 
 void make_move(const struct position *p, const struct move *m, struct position *out)
