@@ -36,7 +36,7 @@ three "russian perft, depths 1-10, duplicates kept" \
   '$B/damero perft --variant russian --depth 10 --keep-duplicates'
 three "russian KKKKvK from nothing, one thread" \
   'rm -rf $W && $B/damero gen --variant russian KKKKvK --threads 1 --dir $W'
-three "russian KMMvKM from nothing, one thread" \
-  'rm -rf $W && $B/damero gen --variant russian KMMvKM --threads 1 --dir $W'
+three "russian KKMvK from nothing, one thread" \
+  'rm -rf $W && $B/damero gen --variant russian KKMvK --threads 1 --dir $W'
 three "bench_probe russian 5 pieces, 200000 probes of each kind" \
   "\$B/bench_probe --dir $tables --variant russian --pieces 5 --probes 200000"

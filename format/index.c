@@ -251,7 +251,7 @@ static ALWAYS_INLINE void index_mark_classes_body(struct material_index *ix, uin
         if (class_min_sets(ix, wk, bk, true, &min_w, &min_b))
             bits |= (uint64_t)1 << (r % 64);
     }
-    ix->class_bits[w] = bits;
+    ix->classes[w].bits = bits;
 }
 
 CPU_CLONES(void, index_mark_classes, (struct material_index *ix, uint64_t w), (ix, w))
@@ -267,8 +267,8 @@ void index_count_classes(struct material_index *ix)
     if (!ix->reduced)
         return;
     for (uint64_t w = 0; w < words; w++)
-        ix->class_rank[w + 1] = ix->class_rank[w] + (uint64_t)bb_count(ix->class_bits[w]);
-    ix->size = ix->class_rank[words];
+        ix->classes[w + 1].rank = ix->classes[w].rank + (uint64_t)bb_count(ix->classes[w].bits);
+    ix->size = ix->classes[words].rank;
 }
 
 static int build_men_starts(struct material_index *ix)
@@ -309,9 +309,8 @@ int index_start(struct material_index *ix, const struct variant *v, const struct
             ix->image[sym][d] = (uint8_t)g->dense_of[g->symmetric[sym][g->square_bit[d]]];
     if (ix->reduced) {
         uint64_t words = index_class_words(ix);
-        ix->class_bits = calloc(words, sizeof *ix->class_bits);
-        ix->class_rank = calloc(words + 1, sizeof *ix->class_rank);
-        if (!ix->class_bits || !ix->class_rank)
+        ix->classes = calloc(words + 1, sizeof *ix->classes); /* and a sentinel: the total */
+        if (!ix->classes)
             goto fail;
     }
     return 0;
@@ -333,16 +332,17 @@ int index_init(struct material_index *ix, const struct variant *v, const struct 
 void index_free(struct material_index *ix)
 {
     free(ix->black_men_start);
-    free(ix->class_bits);
-    free(ix->class_rank);
-    ix->black_men_start = ix->class_bits = ix->class_rank = NULL;
+    free(ix->classes);
+    ix->black_men_start = NULL;
+    ix->classes = NULL;
 }
 
 /* The index of the representative whose unreduced number is r. */
 static ALWAYS_INLINE uint64_t reduced_index(const struct material_index *ix, uint64_t r)
 {
-    uint64_t below = ix->class_bits[r / 64] & (((uint64_t)1 << (r % 64)) - 1);
-    return ix->class_rank[r / 64] + (uint64_t)bb_count(below);
+    const struct class_word *word = &ix->classes[r / 64];
+    uint64_t below = word->bits & (((uint64_t)1 << (r % 64)) - 1);
+    return word->rank + (uint64_t)bb_count(below);
 }
 
 static ALWAYS_INLINE uint64_t index_of_kings_body(const struct material_index *ix,
@@ -420,9 +420,16 @@ uint64_t index_of(const struct material_index *ix, const struct position *p,
 static ALWAYS_INLINE uint64_t class_select(const struct material_index *ix, uint64_t i,
                                            const bool fast)
 {
-    uint64_t lo = last_at_most(ix->class_rank, ix->unreduced_size / 64 + 1, i);
+    uint64_t lo = 0, hi = index_class_words(ix); /* the last word whose rank is <= i */
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ix->classes[mid].rank <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
     return lo * 64 +
-           (uint64_t)select_square(ix->class_bits[lo], (int)(i - ix->class_rank[lo]), fast);
+           (uint64_t)select_square(ix->classes[lo].bits, (int)(i - ix->classes[lo].rank), fast);
 }
 
 static ALWAYS_INLINE void index_men_position_body(const struct material_index *ix,
