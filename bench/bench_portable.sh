@@ -31,12 +31,8 @@ three() {
     "native=$(B=$native W=N; eval "echo \"$cmd\"")"
 }
 
-three "international perft, depths 1-9" '$B/damero perft --variant international --depth 9'
-three "russian perft, depths 1-10, duplicates kept" \
-  '$B/damero perft --variant russian --depth 10 --keep-duplicates'
-three "russian KKKKvK from nothing, one thread" \
-  'rm -rf $W && $B/damero gen --variant russian KKKKvK --threads 1 --dir $W'
-three "russian KKMvK from nothing, one thread" \
-  'rm -rf $W && $B/damero gen --variant russian KKMvK --threads 1 --dir $W'
+three "international perft, depths 1-10" '$B/damero perft --variant international --depth 10'
+three "russian, every material of 2-4 pieces, one thread" \
+  'rm -rf $W && $B/damero gen --variant russian --pieces 4 --threads 1 --dir $W'
 three "bench_probe russian 5 pieces, 200000 probes of each kind" \
   "\$B/bench_probe --dir $tables --variant russian --pieces 5 --probes 200000"
