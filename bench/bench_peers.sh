@@ -12,6 +12,7 @@
 # the median CPU time of each command. On a machine shared with other jobs wall time is
 # unreliable: compare the CPU medians of one row.
 set -euo pipefail
+. "$(cd "$(dirname "$0")" && pwd)/cpu_rows.sh"
 build=$(cd "${1:-build}" && pwd)
 rounds=${2:-3}
 : "${PEERS:?set PEERS to the folder holding the other programs}"
@@ -23,28 +24,6 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores; $(uptime | sed 's/.*load/load/')"
-
-# row TITLE NAME=COMMAND...: the commands in turn, $rounds rounds; CPU medians.
-row() {
-  local title=$1 k i
-  shift
-  local names=() cmds=()
-  for a in "$@"; do names+=("${a%%=*}"); cmds+=("${a#*=}"); done
-  echo "## $title"
-  for k in "${!names[@]}"; do : > "times.$k"; done
-  for i in $(seq "$rounds"); do
-    for k in "${!names[@]}"; do
-      /usr/bin/time -f "%U %S %e" -o time.out bash -c "${cmds[$k]}" > /dev/null 2>&1 ||
-        echo "   (${names[$k]} failed)"
-      awk '{ printf "%.2f %.2f\n", $1 + $2, $3 }' time.out >> "times.$k"
-    done
-  done
-  for k in "${!names[@]}"; do
-    printf '  %-18s median CPU %6s s   runs CPU/wall: %s\n' "${names[$k]}" \
-      "$(cut -d' ' -f1 "times.$k" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')" \
-      "$(awk '{ printf "%s/%s ", $1, $2 }' "times.$k")"
-  done
-}
 
 have() { [ -x "$P/$1" ]; }
 

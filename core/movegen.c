@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "core/cpu.h"
+
 /* For the hottest helpers, which must be inlined where gcc would not on its own: the two
  * capture searches below would otherwise call them. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
@@ -310,8 +312,10 @@ static bb_t men_that_can_capture(const struct variant *v, const struct geometry 
     return origins & p->men[s];
 }
 
+/* Every capture of the pieces `starters` (the side to move's, from capture_starters). */
 static void generate_captures(const struct variant *v, const struct geometry *g,
-                              const struct position *p, unsigned flags, struct move_list *list)
+                              const struct position *p, bb_t starters, unsigned flags,
+                              struct move_list *list)
 {
     enum side s = p->side, o = side_other(s);
     struct capture_search cs = {
@@ -322,7 +326,6 @@ static void generate_captures(const struct variant *v, const struct geometry *g,
         .no_reversal = v->no_capture_reversal,
     };
     bb_t empty = g->board & ~position_occupied(p);
-    bb_t starters = p->kings[s] | men_that_can_capture(v, g, p, empty);
     int from;
 
     BB_FOR_EACH(from, starters) {
@@ -336,35 +339,36 @@ static void generate_captures(const struct variant *v, const struct geometry *g,
     }
 }
 
-/* Whether one of `kings` has a first jump over a piece of `enemy`. */
-static bool kings_can_capture(const struct variant *v, const struct geometry *g, bb_t kings,
-                              bb_t enemy, bb_t empty)
+/* The kings of `kings` that have a first jump over a piece of `enemy`. */
+static bb_t kings_that_can_capture(const struct variant *v, const struct geometry *g,
+                                   bb_t kings, bb_t enemy, bb_t empty)
 {
+    bb_t found = 0;
     int k;
 
     if (!v->flying_kings)
-        return jumpers_any_way(g, kings, enemy, empty) != 0;
+        return jumpers_any_way(g, kings, enemy, empty);
     BB_FOR_EACH(k, kings)
         if (flying_king_has_jump(g, k, enemy, empty, ALL_DIRS))
-            return true;
-    return false;
+            found |= bb_of(k);
+    return found;
 }
 
-/* has_capture() on the variant's board g: the board is looked up once per move
- * generation (it is a call through the variant). */
-static bool has_capture_on(const struct variant *v, const struct geometry *g,
-                           const struct position *p)
+/* The pieces of the side to move that have a first jump, on the variant's board g: none
+ * when it has no capture. Found once per move generation and handed to the search. */
+static bb_t capture_starters(const struct variant *v, const struct geometry *g,
+                             const struct position *p)
 {
     bb_t empty = g->board & ~position_occupied(p);
 
-    return men_that_can_capture(v, g, p, empty) ||
-           kings_can_capture(v, g, p->kings[p->side], position_pieces(p, side_other(p->side)),
-                             empty);
+    return men_that_can_capture(v, g, p, empty) |
+           kings_that_can_capture(v, g, p->kings[p->side],
+                                  position_pieces(p, side_other(p->side)), empty);
 }
 
 bool has_capture(const struct variant *v, const struct position *p)
 {
-    return has_capture_on(v, v->board(), p);
+    return capture_starters(v, v->board(), p) != 0;
 }
 
 /* ---- quiet moves ------------------------------------------------------------------- */
@@ -434,24 +438,29 @@ void generate_moves(const struct variant *v, const struct position *p, unsigned 
 {
     const struct geometry *g = v->board();
 
+    bb_t starters = capture_starters(v, g, p);
+
     list_clear(list);
-    if (has_capture_on(v, g, p))
-        generate_captures(v, g, p, flags, list);
+    if (starters)
+        generate_captures(v, g, p, starters, flags, list);
     else
         generate_quiet(v, g, p, list);
 }
 
-int count_moves(const struct variant *v, const struct position *p, unsigned flags)
+/* count_moves, compiled twice (core/cpu.h): counting quiet moves is counting squares. */
+static ALWAYS_INLINE int count_moves_body(const struct variant *v, const struct position *p,
+                                          unsigned flags, const bool fast)
 {
     const struct geometry *g = v->board();
     enum side s = p->side;
     bb_t occupied = position_occupied(p), empty = g->board & ~occupied;
+    bb_t starters = capture_starters(v, g, p);
     int count = 0, k;
 
-    if (has_capture_on(v, g, p)) {
+    if (starters) {
         struct move_list list; /* not zeroed: 32 KB on the hottest path */
         list_clear(&list);
-        generate_captures(v, g, p, flags, &list);
+        generate_captures(v, g, p, starters, flags, &list);
         return list.count;
     }
     for (int i = 0; i < g->num_man_dirs; i++)
@@ -460,7 +469,16 @@ int count_moves(const struct variant *v, const struct position *p, unsigned flag
         for (int d = 0; d < NUM_DIRS; d++)
             count += bb_count(king_targets(v, g, k, (enum direction)d, occupied));
     }
+    (void)fast; /* the compiler picks popcnt by itself in the fast copy */
     return count;
+}
+
+CPU_CLONES(int, count_moves, (const struct variant *v, const struct position *p, unsigned flags),
+           (v, p, flags))
+
+int count_moves(const struct variant *v, const struct position *p, unsigned flags)
+{
+    return CPU_CHOOSE(count_moves)(v, p, flags);
 }
 
 void make_move(const struct position *p, const struct move *m, struct position *out)

@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
+#include "core/cpu.h"
+
+/* The hot functions below are compiled twice, for the baseline and for processors with
+ * popcnt and BMI2 (core/cpu.h): the helpers they use must be inlined into each copy. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 #define MAX_CHOOSE 64
 
@@ -51,26 +53,36 @@ __attribute__((constructor)) static void unrank_init(void)
     }
 }
 
-/* The squares of mask at the positions given as bits of `positions`. */
-static bb_t deposit(bb_t positions, bb_t mask)
+/* The squares of mask at the positions given as bits of `positions`. With `fast`, one
+ * BMI2 instruction (written out: only the _fast copies may hold it, and the compiler's
+ * intrinsic would refuse to appear in a function that is not compiled for BMI2). */
+static ALWAYS_INLINE bb_t deposit(bb_t positions, bb_t mask, const bool fast)
 {
-#ifdef __BMI2__
-    return _pdep_u64(positions, mask);
+#if CPU_DISPATCH
+    if (fast) {
+        bb_t out;
+        __asm__("pdep %2, %1, %0" : "=r"(out) : "r"(positions), "rm"(mask));
+        return out;
+    }
 #else
+    (void)fast;
+#endif
     bb_t out = 0;
     for (; mask; mask &= mask - 1, positions >>= 1)
         if (positions & 1)
             out |= mask & -mask;
     return out;
-#endif
 }
 
 /* The j-th (from 0) square of mask. */
-static int select_square(bb_t mask, int j) { return bb_first(deposit(bb_of(j), mask)); }
+static ALWAYS_INLINE int select_square(bb_t mask, int j, const bool fast)
+{
+    return bb_first(deposit(bb_of(j), mask, fast));
+}
 
 /* Combinatorial number of a set of squares among the squares of mask: the sum over the
  * set's squares, in increasing order i = 1, 2, ..., of C(position of the square in mask, i). */
-static uint64_t set_rank(bb_t mask, bb_t set)
+static ALWAYS_INLINE uint64_t set_rank(bb_t mask, bb_t set)
 {
     uint64_t r = 0;
     int i = 1, b;
@@ -81,14 +93,14 @@ static uint64_t set_rank(bb_t mask, bb_t set)
 
 /* The set of k squares of mask numbered r by set_rank: from the highest square down,
  * each is the largest position n with C(n, i) <= what is left of r. */
-static bb_t set_unrank(bb_t mask, uint64_t r, int k)
+static ALWAYS_INLINE bb_t set_unrank(bb_t mask, uint64_t r, int k, const bool fast)
 {
     bb_t set = 0;
     int top = bb_count(mask);
     if (k == 0)
         return 0;
     if (k <= UNRANK_MAX_K && top <= unrank_max_n[k] && unrank_table[k])
-        return deposit(unrank_table[k][r], mask);
+        return deposit(unrank_table[k][r], mask, fast);
     for (int i = k; i >= 1; i--) {
         int lo = i - 1, hi = top - 1; /* C(lo, i) = 0 <= r always */
         while (lo < hi) {
@@ -99,29 +111,29 @@ static bb_t set_unrank(bb_t mask, uint64_t r, int k)
                 hi = mid - 1;
         }
         r -= choose(lo, i);
-        set |= bb_of(select_square(mask, lo));
+        set |= bb_of(select_square(mask, lo, fast));
         top = lo;
     }
     return set;
 }
 
 /* Number of the kings' placement on the free squares. */
-static uint64_t kings_rank(const struct material_index *ix, bb_t free, bb_t wk, bb_t bk)
+static ALWAYS_INLINE uint64_t kings_rank(const struct material_index *ix, bb_t free, bb_t wk, bb_t bk)
 {
     int after_white = bb_count(free) - ix->m.kings[WHITE];
     return set_rank(free, wk) * choose(after_white, ix->m.kings[BLACK]) +
            set_rank(free & ~wk, bk);
 }
 
-static void kings_unrank(const struct material_index *ix, bb_t free, uint64_t r, bb_t *wk,
-                         bb_t *bk)
+static ALWAYS_INLINE void kings_unrank(const struct material_index *ix, bb_t free, uint64_t r,
+                                       bb_t *wk, bb_t *bk, const bool fast)
 {
     uint64_t black_count = choose(bb_count(free) - ix->m.kings[WHITE], ix->m.kings[BLACK]);
-    *wk = set_unrank(free, r / black_count, ix->m.kings[WHITE]);
-    *bk = set_unrank(free & ~*wk, r % black_count, ix->m.kings[BLACK]);
+    *wk = set_unrank(free, r / black_count, ix->m.kings[WHITE], fast);
+    *bk = set_unrank(free & ~*wk, r % black_count, ix->m.kings[BLACK], fast);
 }
 
-static uint64_t men_rank(const struct material_index *ix, bb_t wm, bb_t bm)
+static ALWAYS_INLINE uint64_t men_rank(const struct material_index *ix, bb_t wm, bb_t bm)
 {
     uint64_t w = set_rank(ix->men_allowed[WHITE], wm);
     return ix->black_men_start[w] + set_rank(ix->men_allowed[BLACK] & ~wm, bm);
@@ -141,17 +153,18 @@ static uint64_t last_at_most(const uint64_t *starts, uint64_t n, uint64_t r)
     return lo;
 }
 
-static void men_unrank(const struct material_index *ix, uint64_t r, bb_t *wm, bb_t *bm)
+static ALWAYS_INLINE void men_unrank(const struct material_index *ix, uint64_t r, bb_t *wm,
+                                     bb_t *bm, const bool fast)
 {
     /* the last White combination whose run starts at or before r */
     uint64_t lo = last_at_most(ix->black_men_start, ix->white_combinations, r);
-    *wm = set_unrank(ix->men_allowed[WHITE], lo, ix->m.men[WHITE]);
+    *wm = set_unrank(ix->men_allowed[WHITE], lo, ix->m.men[WHITE], fast);
     *bm = set_unrank(ix->men_allowed[BLACK] & ~*wm, r - ix->black_men_start[lo],
-                     ix->m.men[BLACK]);
+                     ix->m.men[BLACK], fast);
 }
 
 /* The set of dense square numbers (as bits) of the images of the squares. */
-static uint64_t image_set(const struct material_index *ix, enum symmetry s, const int *dense,
+static ALWAYS_INLINE uint64_t image_set(const struct material_index *ix, enum symmetry s, const int *dense,
                           int n)
 {
     uint64_t set = 0;
@@ -162,7 +175,7 @@ static uint64_t image_set(const struct material_index *ix, enum symmetry s, cons
 
 /* The unreduced number of the kings on the dense squares tw (White) and tb (Black): where
  * the number of a square among the free ones is a count of the bits below it. */
-static uint64_t dense_kings_rank(const struct material_index *ix, uint64_t tw, uint64_t tb)
+static ALWAYS_INLINE uint64_t dense_kings_rank(const struct material_index *ix, uint64_t tw, uint64_t tb)
 {
     uint64_t per_white = choose(ix->g->num_squares - ix->m.kings[WHITE], ix->m.kings[BLACK]);
     uint64_t white = 0, black = 0;
@@ -182,8 +195,8 @@ static uint64_t dense_kings_rank(const struct material_index *ix, uint64_t tw, u
  * index, so it compares sets rather than numbering each image: set_rank's order is the
  * numeric order of the sets, White's number counts first, and Black's squares are
  * numbered among those White leaves, the same for two images with the same White set. */
-static bool class_min_sets(const struct material_index *ix, bb_t wk, bb_t bk, bool give_up,
-                           uint64_t *min_w, uint64_t *min_b)
+static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t wk, bb_t bk,
+                                         bool give_up, uint64_t *min_w, uint64_t *min_b)
 {
     const struct geometry *g = ix->g;
     int white[MATERIAL_MAX_PIECES], black[MATERIAL_MAX_PIECES], nw = 0, nb = 0, b;
@@ -213,7 +226,7 @@ static bool class_min_sets(const struct material_index *ix, bb_t wk, bb_t bk, bo
 
 /* The unreduced number of the representative of (wk, bk); *own (when not NULL) says
  * whether (wk, bk) is that representative. */
-static uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, bool *own)
+static ALWAYS_INLINE uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, bool *own)
 {
     uint64_t min_w, min_b;
     bool is_own = class_min_sets(ix, wk, bk, false, &min_w, &min_b);
@@ -227,17 +240,25 @@ uint64_t index_class_words(const struct material_index *ix)
     return ix->reduced ? ix->unreduced_size / 64 + 1 : 0;
 }
 
-void index_mark_classes(struct material_index *ix, uint64_t w)
+static ALWAYS_INLINE void index_mark_classes_body(struct material_index *ix, uint64_t w,
+                                                  const bool fast)
 {
     uint64_t bits = 0;
     for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
         bb_t wk, bk;
-        kings_unrank(ix, ix->g->board, r, &wk, &bk);
+        kings_unrank(ix, ix->g->board, r, &wk, &bk, fast);
         uint64_t min_w, min_b;
         if (class_min_sets(ix, wk, bk, true, &min_w, &min_b))
             bits |= (uint64_t)1 << (r % 64);
     }
-    ix->class_bits[w] = bits;
+    ix->classes[w].bits = bits;
+}
+
+CPU_CLONES(void, index_mark_classes, (struct material_index *ix, uint64_t w), (ix, w))
+
+void index_mark_classes(struct material_index *ix, uint64_t w)
+{
+    CPU_CHOOSE(index_mark_classes)(ix, w);
 }
 
 void index_count_classes(struct material_index *ix)
@@ -246,8 +267,8 @@ void index_count_classes(struct material_index *ix)
     if (!ix->reduced)
         return;
     for (uint64_t w = 0; w < words; w++)
-        ix->class_rank[w + 1] = ix->class_rank[w] + (uint64_t)bb_count(ix->class_bits[w]);
-    ix->size = ix->class_rank[words];
+        ix->classes[w + 1].rank = ix->classes[w].rank + (uint64_t)bb_count(ix->classes[w].bits);
+    ix->size = ix->classes[words].rank;
 }
 
 static int build_men_starts(struct material_index *ix)
@@ -258,7 +279,7 @@ static int build_men_starts(struct material_index *ix)
         return -1;
     ix->black_men_start[0] = 0;
     for (uint64_t w = 0; w < ix->white_combinations; w++) {
-        bb_t wm = set_unrank(ix->men_allowed[WHITE], w, ix->m.men[WHITE]);
+        bb_t wm = set_unrank(ix->men_allowed[WHITE], w, ix->m.men[WHITE], false);
         int free = bb_count(ix->men_allowed[BLACK] & ~wm);
         ix->black_men_start[w + 1] = ix->black_men_start[w] + choose(free, ix->m.men[BLACK]);
     }
@@ -288,9 +309,8 @@ int index_start(struct material_index *ix, const struct variant *v, const struct
             ix->image[sym][d] = (uint8_t)g->dense_of[g->symmetric[sym][g->square_bit[d]]];
     if (ix->reduced) {
         uint64_t words = index_class_words(ix);
-        ix->class_bits = calloc(words, sizeof *ix->class_bits);
-        ix->class_rank = calloc(words + 1, sizeof *ix->class_rank);
-        if (!ix->class_bits || !ix->class_rank)
+        ix->classes = calloc(words + 1, sizeof *ix->classes); /* and a sentinel: the total */
+        if (!ix->classes)
             goto fail;
     }
     return 0;
@@ -312,21 +332,24 @@ int index_init(struct material_index *ix, const struct variant *v, const struct 
 void index_free(struct material_index *ix)
 {
     free(ix->black_men_start);
-    free(ix->class_bits);
-    free(ix->class_rank);
-    ix->black_men_start = ix->class_bits = ix->class_rank = NULL;
+    free(ix->classes);
+    ix->black_men_start = NULL;
+    ix->classes = NULL;
 }
 
 /* The index of the representative whose unreduced number is r. */
-static uint64_t reduced_index(const struct material_index *ix, uint64_t r)
+static ALWAYS_INLINE uint64_t reduced_index(const struct material_index *ix, uint64_t r)
 {
-    uint64_t below = ix->class_bits[r / 64] & (((uint64_t)1 << (r % 64)) - 1);
-    return ix->class_rank[r / 64] + (uint64_t)bb_count(below);
+    const struct class_word *word = &ix->classes[r / 64];
+    uint64_t below = word->bits & (((uint64_t)1 << (r % 64)) - 1);
+    return word->rank + (uint64_t)bb_count(below);
 }
 
-uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
-                        const struct position *p, bool *representative)
+static ALWAYS_INLINE uint64_t index_of_kings_body(const struct material_index *ix,
+                                                  uint64_t men_config, const struct position *p,
+                                                  bool *representative, const bool fast)
 {
+    (void)fast;
     if (ix->reduced) {
         uint64_t min = class_min(ix, p->kings[WHITE], p->kings[BLACK], representative);
         return reduced_index(ix, min);
@@ -338,12 +361,24 @@ uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
            kings_rank(ix, ix->g->board & ~men, p->kings[WHITE], p->kings[BLACK]);
 }
 
-bool index_of_kings_if_representative(const struct material_index *ix, uint64_t men_config,
-                                      const struct position *p, uint64_t *i)
+CPU_CLONES(uint64_t, index_of_kings,
+           (const struct material_index *ix, uint64_t men_config, const struct position *p,
+            bool *representative),
+           (ix, men_config, p, representative))
+
+uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
+                        const struct position *p, bool *representative)
+{
+    return CPU_CHOOSE(index_of_kings)(ix, men_config, p, representative);
+}
+
+static ALWAYS_INLINE bool index_of_kings_if_representative_body(
+    const struct material_index *ix, uint64_t men_config, const struct position *p, uint64_t *i,
+    const bool fast)
 {
     uint64_t min_w, min_b;
     if (!ix->reduced) {
-        *i = index_of_kings(ix, men_config, p, NULL);
+        *i = index_of_kings_body(ix, men_config, p, NULL, fast);
         return true;
     }
     if (!class_min_sets(ix, p->kings[WHITE], p->kings[BLACK], true, &min_w, &min_b))
@@ -352,45 +387,109 @@ bool index_of_kings_if_representative(const struct material_index *ix, uint64_t 
     return true;
 }
 
+CPU_CLONES(bool, index_of_kings_if_representative,
+           (const struct material_index *ix, uint64_t men_config, const struct position *p,
+            uint64_t *i),
+           (ix, men_config, p, i))
+
+bool index_of_kings_if_representative(const struct material_index *ix, uint64_t men_config,
+                                      const struct position *p, uint64_t *i)
+{
+    return CPU_CHOOSE(index_of_kings_if_representative)(ix, men_config, p, i);
+}
+
+static ALWAYS_INLINE uint64_t index_of_body(const struct material_index *ix,
+                                            const struct position *p, bool *representative,
+                                            const bool fast)
+{
+    uint64_t men_config = ix->reduced ? 0 : men_rank(ix, p->men[WHITE], p->men[BLACK]);
+    return index_of_kings_body(ix, men_config, p, representative, fast);
+}
+
+CPU_CLONES(uint64_t, index_of,
+           (const struct material_index *ix, const struct position *p, bool *representative),
+           (ix, p, representative))
+
 uint64_t index_of(const struct material_index *ix, const struct position *p,
                   bool *representative)
 {
-    uint64_t men_config = ix->reduced ? 0 : men_rank(ix, p->men[WHITE], p->men[BLACK]);
-    return index_of_kings(ix, men_config, p, representative);
+    return CPU_CHOOSE(index_of)(ix, p, representative);
 }
 
 /* The unreduced number of the i-th representative. */
-static uint64_t class_select(const struct material_index *ix, uint64_t i)
+static ALWAYS_INLINE uint64_t class_select(const struct material_index *ix, uint64_t i,
+                                           const bool fast)
 {
-    uint64_t lo = last_at_most(ix->class_rank, ix->unreduced_size / 64 + 1, i);
-    return lo * 64 + (uint64_t)select_square(ix->class_bits[lo], (int)(i - ix->class_rank[lo]));
+    uint64_t lo = 0, hi = index_class_words(ix); /* the last word whose rank is <= i */
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ix->classes[mid].rank <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo * 64 +
+           (uint64_t)select_square(ix->classes[lo].bits, (int)(i - ix->classes[lo].rank), fast);
 }
 
-void index_men_position(const struct material_index *ix, uint64_t men_config, enum side side,
-                        struct position *out)
+static ALWAYS_INLINE void index_men_position_body(const struct material_index *ix,
+                                                  uint64_t men_config, enum side side,
+                                                  struct position *out, const bool fast)
 {
     memset(out, 0, sizeof *out);
     out->side = side;
     if (!ix->reduced)
-        men_unrank(ix, men_config, &out->men[WHITE], &out->men[BLACK]);
+        men_unrank(ix, men_config, &out->men[WHITE], &out->men[BLACK], fast);
 }
 
-void index_place_kings(const struct material_index *ix, uint64_t i, struct position *p)
+CPU_CLONES(void, index_men_position,
+           (const struct material_index *ix, uint64_t men_config, enum side side,
+            struct position *out),
+           (ix, men_config, side, out))
+
+void index_men_position(const struct material_index *ix, uint64_t men_config, enum side side,
+                        struct position *out)
+{
+    CPU_CHOOSE(index_men_position)(ix, men_config, side, out);
+}
+
+static ALWAYS_INLINE void index_place_kings_body(const struct material_index *ix, uint64_t i,
+                                                 struct position *p, const bool fast)
 {
     if (ix->reduced) {
-        kings_unrank(ix, ix->g->board, class_select(ix, i), &p->kings[WHITE], &p->kings[BLACK]);
+        kings_unrank(ix, ix->g->board, class_select(ix, i, fast), &p->kings[WHITE],
+                     &p->kings[BLACK], fast);
         return;
     }
     bb_t men = p->men[WHITE] | p->men[BLACK];
     kings_unrank(ix, ix->g->board & ~men, i % ix->king_count, &p->kings[WHITE],
-                 &p->kings[BLACK]);
+                 &p->kings[BLACK], fast);
 }
+
+CPU_CLONES(void, index_place_kings,
+           (const struct material_index *ix, uint64_t i, struct position *p), (ix, i, p))
+
+void index_place_kings(const struct material_index *ix, uint64_t i, struct position *p)
+{
+    CPU_CHOOSE(index_place_kings)(ix, i, p);
+}
+
+static ALWAYS_INLINE void index_position_body(const struct material_index *ix, uint64_t i,
+                                              enum side side, struct position *out,
+                                              const bool fast)
+{
+    index_men_position_body(ix, ix->reduced ? 0 : i / ix->king_count, side, out, fast);
+    index_place_kings_body(ix, i, out, fast);
+}
+
+CPU_CLONES(void, index_position,
+           (const struct material_index *ix, uint64_t i, enum side side, struct position *out),
+           (ix, i, side, out))
 
 void index_position(const struct material_index *ix, uint64_t i, enum side side,
                     struct position *out)
 {
-    index_men_position(ix, ix->reduced ? 0 : i / ix->king_count, side, out);
-    index_place_kings(ix, i, out);
+    CPU_CHOOSE(index_position)(ix, i, side, out);
 }
 
 int index_men_progress(const struct material_index *ix, uint64_t men_config)
@@ -398,7 +497,7 @@ int index_men_progress(const struct material_index *ix, uint64_t men_config)
     const struct geometry *g = ix->g;
     bb_t wm, bm;
     int progress = 0, b;
-    men_unrank(ix, men_config, &wm, &bm);
+    men_unrank(ix, men_config, &wm, &bm, false);
     BB_FOR_EACH(b, wm)
         progress += g->rank_of[b];
     BB_FOR_EACH(b, bm)

@@ -33,8 +33,9 @@ struct material_index {
     bb_t men_allowed[2];   /* squares a man of each side may stand on */
     uint64_t *black_men_start; /* per White men combination: first men index (and a sentinel) */
     uint64_t white_combinations;
-    uint64_t *class_bits;  /* reduced: bit r set when unreduced index r is a representative */
-    uint64_t *class_rank;  /* reduced: representatives before each 64-bit word */
+    /* reduced: per 64 unreduced indexes, which are representatives and how many come
+     * before; side by side, so that numbering a position reads one cache line */
+    struct class_word { uint64_t bits, rank; } *classes;
     uint64_t unreduced_size;
     uint8_t image[NUM_SYMS][MAX_SQUARES]; /* reduced: dense square -> its image's */
 };

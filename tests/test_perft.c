@@ -3,6 +3,7 @@
  * builds; `bench/bench_perft` and `damero perft` go deeper. */
 #include "tests/test_util.h"
 
+#include "core/cpu.h"
 #include "core/perft.h"
 #include "tests/random_position.h"
 
@@ -167,6 +168,28 @@ static void test_turkish_mirror_symmetry(void **state)
     }
 }
 
+/* The run-time choice of instruction set (core/cpu.h) obeys DAMERO_CPU=baseline, under
+ * which ctest runs this test a second time (perft_baseline): the published counts above
+ * then check the baseline copies. */
+static void test_cpu_choice(void **state)
+{
+    const char *forced = getenv("DAMERO_CPU");
+
+    (void)state;
+    if (forced && strcmp(forced, "baseline") == 0) {
+        assert_false(cpu_use_fast());
+        assert_string_equal(cpu_level_name(), "baseline");
+    }
+#if CPU_DISPATCH
+    else {
+        __builtin_cpu_init();
+        assert_int_equal(cpu_use_fast(), __builtin_cpu_supports("popcnt") &&
+                                             __builtin_cpu_supports("bmi") &&
+                                             __builtin_cpu_supports("bmi2"));
+    }
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_perft_edges),
         cmocka_unit_test(test_colour_flip_symmetry),
         cmocka_unit_test(test_turkish_mirror_symmetry),
+        cmocka_unit_test(test_cpu_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
