@@ -11,10 +11,12 @@
 #include "cli/options.h"
 #include "cli/pdn.h"
 #include "cli/probing.h"
+#include "cli/rules_args.h"
 #include "core/variant.h"
 
 static const char help[] =
-    "usage: damero annotate [--dir DIR] [--variant NAME] [--json] [--cache MB] GAME.pdn\n"
+    "usage: damero annotate [--dir DIR] [--variant NAME] [--json] [--cache MB]\n"
+    "                       [--rules] [--reading N] GAME.pdn\n"
     "\n"
     "Reads the games of the PDN file GAME.pdn ('-': standard input): tags, a [FEN] setup\n"
     "or the starting position, the main line's moves in the variant's notation (variations\n"
@@ -36,14 +38,27 @@ static const char help[] =
     "                  (null outside the tables), move (as written; null after the last\n"
     "                  move followed), move_wdl (what the move played is worth), kept_by\n"
     "                  (the move that kept the value when the one played lost it, else\n"
-    "                  null)}. A file that cannot be read gives {file, error: the\n"
-    "                  sentence} instead (exit code 1)\n"
-    "  --cache MB      each variant's table block cache (default: 64)\n";
+    "                  null)}; with --rules also rules (the value under the rules as\n"
+    "                  'damero probe --json --rules' gives it, or null), count_run_out\n"
+    "                  (the rule whose count has run out there, or null), move_rules_wdl\n"
+    "                  and rules_kept_by (move_wdl and kept_by under the rules). A file\n"
+    "                  that cannot be read gives {file, error: the sentence} instead\n"
+    "  --cache MB      each variant's table block cache (default: 64)\n"
+    "  --rules         also judge the games under the variant's move-limit rules\n"
+    "                  (docs/rules.md, 5.10), the counts carried along each game from its\n"
+    "                  moves, every count starting where its ending arises: the value\n"
+    "                  under the rules where it is not the tables' own, a move that throws\n"
+    "                  a win (or a draw) away under the rules, e.g. by letting a count run\n"
+    "                  out, with the move that kept it, and the position where a count\n"
+    "                  runs out, drawing the game (nothing is judged under the rules after)\n"
+    "  --reading N     1: each rule's first reading of its limit (default); 2: the second,\n"
+    "                  for the rules whose sources differ. Implies --rules\n";
 
 #define MAX_FILE_BYTES (256u << 20)
 
 struct annotate_args {
     struct table_args t; /* t.variant NULL: from each game's GameType */
+    struct rules_args rules;
     const char *file;
 };
 
@@ -52,6 +67,20 @@ struct context {
     const struct annotate_args *a;
     damero_tb *tables[32];
     damero_move *moves, *scored; /* DAMERO_MAX_MOVES each */
+    damero_rules_move *scored_rules; /* DAMERO_MAX_MOVES, with --rules */
+};
+
+/* What the tables say of a position and its move under the move-limit rules (--rules),
+ * the counts carried along the game from its moves. */
+struct rules_note {
+    damero_counts counts;       /* at the position, before its move */
+    int run_out;                /* the rule whose count has run out here (a draw), or -1 */
+    bool known;                 /* inside the tables, and no count ran out before */
+    damero_rules_value value;   /* for the side to move */
+    bool move_known;
+    damero_rules_value move_value; /* what the move played is worth under the rules (wdl) */
+    damero_move kept;           /* the best move under the rules, when the one played lost */
+    bool lost;
 };
 
 /* What the tables say of one position of a game, and of the move played there. */
@@ -63,15 +92,18 @@ struct note {
     damero_value move_value; /* what the move played is worth to the side that played it */
     damero_move kept;        /* the best move, when the one played lost value */
     bool lost;
+    struct rules_note rules; /* with --rules */
 };
 
 /* A game followed through: notes[0..plies] for the positions before each move and after
  * the last one read; plies stops short of the game's length at an error. */
 struct followed {
     const char *variant;
+    damero_tb *tb;           /* the variant's tables */
     bool second_first;       /* the first move is the second of its pair (pdn.h) */
     struct note *notes;
     int plies;
+    bool count_run_out;      /* under the rules: a count ran out, the game was drawn */
     char error[512];
 };
 
@@ -80,15 +112,21 @@ static int parse_args(int argc, char **argv, struct annotate_args *a)
     static const struct option longopts[] = {
         TABLE_LONGOPTS,
         CACHE_LONGOPT,
+        RULES_READING_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
     int opt, status;
 
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1)
-        if ((status = table_option("annotate", help, opt, argv, &a->t)) != EXIT_OK)
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if ((status = rules_option("annotate", opt, &a->rules)) != 1) {
+            if (status != EXIT_OK)
+                return status;
+        } else if ((status = table_option("annotate", help, opt, argv, &a->t)) != EXIT_OK) {
             return status;
+        }
+    }
     if (optind != argc - 1)
         return usage_error("annotate", "name one PDN file");
     a->file = argv[optind];
@@ -283,6 +321,75 @@ static bool judge_move(struct context *ctx, damero_tb *tb, struct followed *f, i
     return true;
 }
 
+/* Under the rules (--rules): whether a count has run out at notes[ply], drawing the game
+ * (the rules are then over for the rest of it), or else the position's value under the
+ * rules, its counts carried there by the game's moves. Returns false with f->error set
+ * when a table is damaged; a position outside the tables, or one whose search needs more
+ * memory than the library allows, is only not known. */
+static bool judge_position_rules(const struct context *ctx, struct followed *f, int ply)
+{
+    struct rules_note *r = &f->notes[ply].rules;
+    const damero_position *pos = &f->notes[ply].pos;
+    int reading = ctx->a->rules.reading, end, status;
+
+    if (!ctx->a->rules.on || f->count_run_out)
+        return true;
+    status = damero_game_end(f->tb, pos, &end, NULL);
+    if (status == DAMERO_OK && end == DAMERO_PLAYING)
+        status = damero_counts_run_out(f->tb, pos, &r->counts, reading, &r->run_out);
+    if (status == DAMERO_OK && r->run_out >= 0) {
+        f->count_run_out = true;
+        return true;
+    }
+    if (status == DAMERO_OK)
+        status = damero_probe_rules(f->tb, pos, &r->counts, reading, &r->value);
+    r->known = status == DAMERO_OK;
+    if (status != DAMERO_OK && status != DAMERO_ERR_MISSING && status != DAMERO_ERR_MEMORY) {
+        snprintf(f->error, sizeof f->error, "%s", damero_error_message());
+        return false;
+    }
+    return true;
+}
+
+/* Under the rules: the counts after the move played from notes[ply], those of
+ * notes[ply + 1]. */
+static bool carry_counts(const struct context *ctx, struct followed *f, int ply,
+                         const damero_move *played)
+{
+    if (!ctx->a->rules.on ||
+        damero_counts_after(f->tb, &f->notes[ply].pos, &f->notes[ply].rules.counts, played,
+                            &f->notes[ply + 1].rules.counts) == DAMERO_OK)
+        return true;
+    snprintf(f->error, sizeof f->error, "%s", damero_error_message());
+    return false;
+}
+
+/* Under the rules: what the move played from notes[ply] was worth, read from the position
+ * it reached (judged already: its value, or a count that ran out there), and the best
+ * move when it lost value. A search of every move is dear, so it is made only then. */
+static bool judge_move_rules(struct context *ctx, struct followed *f, int ply)
+{
+    struct rules_note *r = &f->notes[ply].rules;
+    const struct rules_note *next = &f->notes[ply + 1].rules;
+    int count;
+
+    if (!ctx->a->rules.on || !r->known)
+        return true;
+    r->move_known = next->known || next->run_out >= 0;
+    r->move_value.wdl = next->known ? -next->value.wdl : DAMERO_DRAW;
+    r->lost = r->move_known && r->move_value.wdl < r->value.wdl;
+    if (!r->lost)
+        return true;
+    if (damero_root_moves_rules(f->tb, &f->notes[ply].pos, &r->counts, ctx->a->rules.reading,
+                                ctx->scored_rules, DAMERO_MAX_MOVES, &count) != DAMERO_OK ||
+        count == 0) {
+        snprintf(f->error, sizeof f->error, "%s", damero_error_message());
+        return false;
+    }
+    r->kept = ctx->scored_rules[0].move;
+    return true;
+}
+
 /* Plays the game's moves from its start, judging each position. f->plies ends up at the
  * number of moves followed; f->error says why it stopped short. Returns -1 when memory
  * runs out, else 0. */
@@ -290,26 +397,31 @@ static int follow(struct context *ctx, const struct pdn_game *g, struct followed
 {
     const char *fen = pdn_tag(g, "FEN");
     damero_move played;
-    damero_tb *tb;
 
     if (!(f->notes = calloc((size_t)g->num_moves + 1, sizeof *f->notes)))
         return -1;
+    for (int ply = 0; ply <= g->num_moves; ply++)
+        f->notes[ply].rules.run_out = -1;
+    for (int k = 0; k < DAMERO_MAX_RULES; k++) /* every count starts when its ending arises */
+        f->notes[0].rules.counts.plies[k] = DAMERO_COUNT_NOT_STARTED;
     if (g->error[0]) {
         snprintf(f->error, sizeof f->error, "%s", g->error);
         return 0;
     }
-    if (!(f->variant = game_variant(ctx, g, f)) || !(tb = tables_for(ctx, f->variant, f)))
+    if (!(f->variant = game_variant(ctx, g, f)) || !(f->tb = tables_for(ctx, f->variant, f)))
         return 0;
-    if (fen ? damero_parse_fen(tb, fen, &f->notes[0].pos) != DAMERO_OK
-            : damero_start_position(tb, &f->notes[0].pos) != DAMERO_OK) {
+    if (fen ? damero_parse_fen(f->tb, fen, &f->notes[0].pos) != DAMERO_OK
+            : damero_start_position(f->tb, &f->notes[0].pos) != DAMERO_OK) {
         snprintf(f->error, sizeof f->error, "the FEN tag: %s", damero_error_message());
         return 0;
     }
-    f->second_first = pdn_second_first(tb, &f->notes[0].pos);
+    f->second_first = pdn_second_first(f->tb, &f->notes[0].pos);
     for (f->plies = 0;; f->plies++) {
-        if (!judge_position(tb, f, f->plies) || f->plies == g->num_moves ||
-            !find_move(ctx, tb, g, f, f->plies, &played) ||
-            !judge_move(ctx, tb, f, f->plies, &played))
+        if (!judge_position(f->tb, f, f->plies) || !judge_position_rules(ctx, f, f->plies) ||
+            (f->plies > 0 && !judge_move_rules(ctx, f, f->plies - 1)) ||
+            f->plies == g->num_moves || !find_move(ctx, f->tb, g, f, f->plies, &played) ||
+            !judge_move(ctx, f->tb, f, f->plies, &played) ||
+            !carry_counts(ctx, f, f->plies, &played))
             return 0;
         f->notes[f->plies + 1].pos = played.after;
     }
@@ -337,42 +449,97 @@ static void value_words(const struct note *n, char *out, size_t size)
                  n->value.dtm, n->value.dtm == 1 ? "ply" : "plies");
 }
 
-/* damero's comment after ply (the move played from notes[ply - 1]), "" when the
- * position it reaches is outside the tables. */
-static void comment_after(const struct followed *f, int ply, const struct pdn_game *g,
-                          char *out, size_t size)
+/* Under the rules (--rules): "The main road count has run out: a draw under the rules.",
+ * "Under the rules: a win in 25 plies.", "Under the rules: a draw (cursed win)."; ""
+ * when there is nothing to say, or the value is the tables' own (the same result in
+ * the same plies). */
+static void rules_words(const struct followed *f, const struct note *n, char *out,
+                        size_t size)
 {
-    const struct note *before = &f->notes[ply - 1], *after = &f->notes[ply];
-    char value[128];
+    const damero_rules_value *v = &n->rules.value;
+    damero_rule_info info;
+    char words[64];
+
+    out[0] = '\0';
+    if (n->rules.run_out >= 0 && damero_rule(f->tb, n->rules.run_out, &info) == DAMERO_OK) {
+        snprintf(out, size, " The %s count has run out: a draw under the rules.", info.name);
+    } else if (!n->rules.known || (v->wdl == v->plain.wdl && v->plies == v->plain.dtm)) {
+        return;
+    } else if (v->wdl != DAMERO_DRAW) {
+        snprintf(out, size, " Under the rules: a %s in %d %s.", wdl_noun(v->wdl), v->plies,
+                 v->plies == 1 ? "ply" : "plies");
+    } else {
+        rules_value_words(v, words, sizeof words);
+        snprintf(out, size, " Under the rules: a %s.", words);
+    }
+}
+
+/* What damero says of a position: its value ("White to move wins in 7 plies.") when it
+ * is inside the tables, then under the rules (rules_words); "" when nothing. */
+static void position_words(const struct followed *f, const struct note *n, char *out,
+                           size_t size)
+{
+    char value[128] = "", rules[128];
+
+    if (n->known)
+        value_words(n, value, sizeof value);
+    rules_words(f, n, rules, sizeof rules);
+    snprintf(out, size, "%s%s", value, n->known ? rules : rules + (rules[0] == ' '));
+}
+
+/* "a1-b2 turns the win into a draw; c1-a3 kept the win. " when the move played from
+ * before lost value, and the same under the rules when it lost value there (and the
+ * tables alone did not say so already); "" otherwise. */
+static void lost_words(const struct note *before, const char *played, char *out,
+                       size_t size)
+{
+    const struct rules_note *r = &before->rules;
     size_t n = 0;
 
     out[0] = '\0';
     if (before->lost)
-        n = (size_t)snprintf(out, size, "%s %s turns the %s into a %s; %s kept the %s. ",
-                             PDN_OWN_COMMENT, g->moves[ply - 1].text, wdl_noun(before->value.wdl),
-                             wdl_noun(before->move_value.wdl), before->kept.text,
-                             wdl_noun(before->value.wdl));
-    if (after->known) {
-        value_words(after, value, sizeof value);
-        snprintf(out + n, size - n, "%s%s", n ? "" : PDN_OWN_COMMENT " ", value);
-    }
+        n = (size_t)snprintf(out, size, "%s turns the %s into a %s; %s kept the %s. ", played,
+                             wdl_noun(before->value.wdl), wdl_noun(before->move_value.wdl),
+                             before->kept.text, wdl_noun(before->value.wdl));
+    if (r->lost && !(before->lost && strcmp(r->kept.text, before->kept.text) == 0 &&
+                     r->value.wdl == before->value.wdl &&
+                     r->move_value.wdl == before->move_value.wdl))
+        snprintf(out + n, size - n, "%s turns the %s under the rules into a %s; %s kept the %s. ",
+                 played, wdl_noun(r->value.wdl), wdl_noun(r->move_value.wdl), r->kept.text,
+                 wdl_noun(r->value.wdl));
+}
+
+/* damero's comment after ply (the move played from notes[ply - 1]), "" when there is
+ * nothing to say (the position it reaches is outside the tables). */
+static void comment_after(const struct followed *f, int ply, const struct pdn_game *g,
+                          char *out, size_t size)
+{
+    char lost[384], value[256];
+
+    lost_words(&f->notes[ply - 1], g->moves[ply - 1].text, lost, sizeof lost);
+    position_words(f, &f->notes[ply], value, sizeof value);
+    out[0] = '\0';
+    if (lost[0] || value[0])
+        snprintf(out, size, "%s %s%s", PDN_OWN_COMMENT, lost, value);
+    for (size_t n = strlen(out); n > 0 && out[n - 1] == ' ';) /* lost alone ends in ' ' */
+        out[--n] = '\0';
 }
 
 static void write_pdn(const struct pdn_game *g, const struct followed *f)
 {
     struct pdn_writer w;
-    char comment[512];
+    char comment[768], value[256];
 
     for (int k = 0; k < g->num_tags; k++)
         pdn_write_tag(stdout, g->tags[k].name, g->tags[k].value);
     pdn_writer_init(&w, stdout, f->second_first);
     if (g->comment)
         pdn_write_comment(&w, g->comment);
-    if (f->variant && f->notes[0].known) {
-        char value[128];
-        value_words(&f->notes[0], value, sizeof value);
+    if (f->variant) {
+        position_words(f, &f->notes[0], value, sizeof value);
         snprintf(comment, sizeof comment, "%s %s", PDN_OWN_COMMENT, value);
-        pdn_write_comment(&w, comment);
+        if (value[0])
+            pdn_write_comment(&w, comment);
     }
     for (int ply = 1; ply <= g->num_moves; ply++) {
         pdn_write_move(&w, g->moves[ply - 1].text);
@@ -398,36 +565,52 @@ static json_t *value_json(json_t *o, const char *wdl_key, const damero_value *v,
     return o;
 }
 
-static json_t *note_json(damero_tb *tb, const struct pdn_game *g, const struct followed *f,
-                         int ply)
+/* With --rules: rules (the value under the rules, as probe --json --rules has it, or
+ * null), count_run_out (the rule whose count has run out there, or null), move_rules_wdl
+ * and rules_kept_by, added to o. */
+static json_t *rules_json(const struct context *ctx, const struct followed *f,
+                          const struct note *n, bool moved, json_t *o)
+{
+    const struct rules_note *r = &n->rules;
+    damero_rule_info info;
+
+    o = json_with(o, "rules", r->known ? rules_value_json(f->tb, ctx->a->rules.reading,
+                                                          &r->value)
+                                       : json_null());
+    o = json_with(o, "count_run_out",
+                  r->run_out >= 0 && damero_rule(f->tb, r->run_out, &info) == DAMERO_OK
+                      ? json_string(info.name) : json_null());
+    o = json_with(o, "move_rules_wdl", moved && r->move_known
+                                           ? json_string(wdl_word(r->move_value.wdl))
+                                           : json_null());
+    return json_with(o, "rules_kept_by", r->lost ? json_string(r->kept.text) : json_null());
+}
+
+static json_t *note_json(const struct context *ctx, const struct pdn_game *g,
+                         const struct followed *f, int ply)
 {
     const struct note *n = &f->notes[ply];
     char fen[DAMERO_FEN_SIZE];
     bool moved = ply < f->plies;
     json_t *o;
 
-    if (damero_write_fen(tb, &n->pos, fen) != DAMERO_OK)
+    if (damero_write_fen(f->tb, &n->pos, fen) != DAMERO_OK)
         return NULL;
     o = json_pack("{s:i, s:s}", "ply", ply, "fen", fen);
     o = value_json(o, "wdl", &n->value, n->known, true);
     o = json_with(o, "move", moved ? json_string(g->moves[ply].text) : json_null());
     o = value_json(o, "move_wdl", &n->move_value, moved && n->move_known, false);
-    return json_with(o, "kept_by", n->lost ? json_string(n->kept.text) : json_null());
+    o = json_with(o, "kept_by", n->lost ? json_string(n->kept.text) : json_null());
+    return ctx->a->rules.on ? rules_json(ctx, f, n, moved, o) : o;
 }
 
-static json_t *game_json(struct context *ctx, const struct pdn_game *g, const struct followed *f)
+static json_t *game_json(const struct context *ctx, const struct pdn_game *g,
+                         const struct followed *f)
 {
-    damero_tb *tb = NULL;
     json_t *positions = json_array();
-    int k = 0;
 
-    if (f->variant) {
-        while (strcmp(damero_variant_name(k), f->variant) != 0)
-            k++;
-        tb = ctx->tables[k];
-    }
-    for (int ply = 0; tb && ply <= f->plies && positions; ply++)
-        json_append(&positions, note_json(tb, g, f, ply));
+    for (int ply = 0; f->tb && ply <= f->plies && positions; ply++)
+        json_append(&positions, note_json(ctx, g, f, ply));
     return json_pack("{s:i, s:i, s:o, s:o, s:o, s:o}", "game", g->number, "line", g->line,
                      "variant", f->variant ? json_string(f->variant) : json_null(), "result",
                      g->result[0] ? json_string(g->result) : json_null(), "error",
@@ -489,7 +672,8 @@ int cmd_annotate(int argc, char **argv)
         return input_failure("annotate", a.t.json, "file", a.file, EXIT_FAILURE_RUN, message);
     ctx.moves = malloc(DAMERO_MAX_MOVES * sizeof *ctx.moves);
     ctx.scored = malloc(DAMERO_MAX_MOVES * sizeof *ctx.scored);
-    if (ctx.moves && ctx.scored) {
+    ctx.scored_rules = malloc(DAMERO_MAX_MOVES * sizeof *ctx.scored_rules);
+    if (ctx.moves && ctx.scored && ctx.scored_rules) {
         status = annotate(&ctx, text, size);
     } else {
         fprintf(stderr, "damero annotate: out of memory\n");
@@ -499,6 +683,7 @@ int cmd_annotate(int argc, char **argv)
         damero_close(ctx.tables[k]);
     free(ctx.moves);
     free(ctx.scored);
+    free(ctx.scored_rules);
     free(text);
     return status;
 }

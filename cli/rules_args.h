@@ -9,10 +9,14 @@
 
 #include "probe/damero.h"
 
-#define RULES_LONGOPTS                                 \
+/* --rules and --reading, for a command that carries the counts itself (annotate) */
+#define RULES_READING_LONGOPTS                         \
     { "rules", no_argument, NULL, 'R' },               \
-    { "count", required_argument, NULL, 'C' },         \
     { "reading", required_argument, NULL, 'r' }
+
+#define RULES_LONGOPTS                                 \
+    RULES_READING_LONGOPTS,                            \
+    { "count", required_argument, NULL, 'C' }
 
 #define RULES_OPTIONS_HELP \
     "  --rules         also the value under the variant's move-limit rules (docs/rules.md,\n" \

@@ -15,6 +15,24 @@ from py_harness import Checks, temp_tables
 
 TABLES = [("russian", 3), ("international", 3), ("english", 3)]
 
+# Russian three kings against one, played slowly: the win holds under the move-limit
+# rules until 4. b2-a1 (a win without them still) leaves too few moves of the "3 kings v
+# 1" count for the mate. Then two lone kings going round: the "2 pieces v 1 king" count
+# runs out after 5. c1-d2, drawing the game under the rules.
+UNDER_RULES = """[Event "A win thrown away under the rules"]
+[GameType "25"]
+[FEN "W:WKa3,Kb2,Ka5:BKh2"]
+
+1. a5-b4 h2-b8 2. b2-a1 b8-a7 3. a1-b2 a7-b6 4. b2-a1 b6-a5 *
+
+[Event "A count run out"]
+[GameType "25"]
+[FEN "W:WKc1:BKh2"]
+
+1. c1-d2 h2-g1 2. d2-c1 g1-h2 3. c1-d2 h2-g1 4. d2-c1 g1-h2 5. c1-d2 h2-g1 6. d2-c1 *
+"""
+THROWN_AT = 6  # the ply of 4. b2-a1
+
 # Russian: White wins in 3 plies (1. c1-a3), but 1. a1-b2 gives Black a capture: a draw.
 THROWN = """[Event "A win thrown away"]
 [White "Kings, \\"the\\" strong"]
@@ -173,6 +191,81 @@ def line_pdn(c, damero, tables, folder):
     c.check(r.returncode == 2 and "do not go together" in r.stderr, "--pdn --json accepted")
 
 
+def probe_rules(damero, tables, fen, counts):
+    """`damero probe --json --rules` of fen with counts ({rule name: plies or None}, in
+    the order of the rules)."""
+    given = [f"--count={k + 1}={'not-started' if n is None else n}"
+             for k, n in enumerate(counts.values())]
+    r = run(damero, "probe", "--variant", "russian", "--dir", tables, "--json", *given, fen)
+    return json.loads(r.stdout)
+
+
+def under_rules(c, damero, tables, folder):
+    """annotate --rules carries the counts along the game: at every position the value
+    under the rules is what probe --rules says for the counts the moves have run, the
+    counts after each move are those probe gives with that move, the move that threw the
+    win away under the rules is marked with the one that kept it, and the position where
+    a count runs out is named."""
+    path = write(folder, "rules.pdn", UNDER_RULES)
+    code, games, err = annotate_json(c, damero, tables, path)
+    c.check(games and "rules" not in games[0]["positions"][0], "rules in the JSON without --rules")
+    r = run(damero, "annotate", "--dir", tables, "--rules", "--json", path)
+    c.check(r.returncode == 0 and r.stderr == "", f"annotate --rules: {r.returncode} {r.stderr!r}")
+    games = json.loads(r.stdout) if r.returncode == 0 else []
+    c.check([len(g["positions"]) for g in games] == [9, 12], "annotate --rules: positions")
+    if len(games) != 2:
+        return
+    thrown, run_out = games[0]["positions"], games[1]["positions"]
+    c.check(thrown[0]["rules"]["counts"]["3 kings v 1"] == 0 and thrown[0]["rules"]["wdl"] == "win",
+            f"the start under the rules: {thrown[0]['rules']}")
+    # the "3 kings v 1" count runs on by one a ply (the value's search is dear: probe
+    # checks the plies around the thrown win)
+    c.check([p["rules"]["counts"]["3 kings v 1"] for p in thrown] == list(range(9)),
+            f"the 3 kings v 1 count: {[p['rules']['counts'] for p in thrown]}")
+    for game, marked, first in [(thrown, THROWN_AT, THROWN_AT - 1), (run_out[:10], None, 0)]:
+        for k, p in enumerate(game[:-1]):
+            if k < first:
+                c.check(p["rules_kept_by"] is None, f"ply {k}: {p['move']} marked")
+                continue
+            probe = probe_rules(damero, tables, p["fen"], p["rules"]["counts"])
+            c.check(p["rules"] == probe["rules"],
+                    f"{p['fen']}: annotated {p['rules']}, probe --rules says {probe['rules']}")
+            played = [m for m in probe["moves"] if m["move"] == p["move"]]
+            c.check(len(played) == 1 and played[0]["rules"]["wdl"] == p["move_rules_wdl"],
+                    f"{p['fen']}: move_rules_wdl {p['move_rules_wdl']}, probe: {played}")
+            after = game[k + 1]["rules"]
+            c.check(after is None or (played and after["counts"] == played[0]["rules"]["counts"]),
+                    f"{game[k + 1]['fen']}: counts {after} are not those after {p['move']}")
+            c.check((p["rules_kept_by"] is not None) == (k == marked) and
+                    (k != marked or p["rules_kept_by"] == probe["moves"][0]["move"]),
+                    f"ply {k} {p['move']}: rules_kept_by {p['rules_kept_by']}")
+            c.check(p["kept_by"] is None, f"ply {k}: the tables alone mark {p['move']}")
+    c.check(thrown[THROWN_AT + 1]["rules"]["cursed"] is False and
+            thrown[THROWN_AT + 1]["rules"]["blessed"] is True, "no blessed loss after 4. b2-a1")
+    c.check([p["count_run_out"] for p in run_out] == [None] * 9 + ["2 pieces v 1 king"] + [None] * 2
+            and all(p["rules"] is None for p in run_out[9:]),
+            f"the count runs out after 5. c1-d2: {[p['count_run_out'] for p in run_out]}")
+
+    r = run(damero, "annotate", "--dir", tables, "--rules", path)
+    text = r.stdout.replace("\n", " ")
+    for words in ["4. b2-a1 {damero: b2-a1 turns the win under the rules into a draw; "
+                  "b2-e5 kept the win. Black to move loses in 24 plies. Under the rules: a "
+                  "draw (blessed loss).}",
+                  "{damero: White to move wins in 21 plies.} 1. a5-b4",
+                  "5. c1-d2 {damero: Black to move draws. The 2 pieces v 1 king count has run "
+                  "out: a draw under the rules.} 5... h2-g1 {damero: White to move draws.}"]:
+        c.check(words in text, f"annotate --rules: no {words!r} in\n{r.stdout}")
+    plain = run(damero, "annotate", "--dir", tables, path).stdout
+    c.check("Under the rules" not in plain and "kept the" not in plain,
+            f"annotate without --rules judges under them:\n{plain}")
+    r = run(damero, "annotate", "--dir", tables, "--reading", "2", "--json",
+            write(folder, "short.pdn", UNDER_RULES.split("\n\n[Event")[0]))
+    c.check(r.returncode == 0 and '"reading": 2' in r.stdout, "--reading 2 is not --rules")
+    r = run(damero, "annotate", "--dir", tables, "--count", "1=3", path)
+    c.check(r.returncode == 2 and "unknown option '--count'" in r.stderr,
+            f"annotate --count: {r.returncode} {r.stderr!r}")
+
+
 def bad_games(c, damero, tables, folder):
     text = "".join(game + "\n" for game, _ in BAD) + THROWN + "\n" + UNCLOSED[0]
     path = write(folder, "bad.pdn", text)
@@ -209,11 +302,14 @@ def main():
     damero = sys.argv[1]
     c = Checks()
     tmp, tables = temp_tables(damero, TABLES)
+    subprocess.run([damero, "gen", "--variant", "russian", "KKKvK", "--dir", tables], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
     try:
         with tempfile.TemporaryDirectory(prefix="damero-pdn-") as folder:
             good_games(c, damero, tables, folder)
             line_pdn(c, damero, tables, folder)
             bad_games(c, damero, tables, folder)
+            under_rules(c, damero, tables, folder)
     finally:
         tmp.cleanup()
     return c.finish()
