@@ -78,7 +78,7 @@ struct rules_note {
     bool known;                 /* inside the tables, and no count ran out before */
     damero_rules_value value;   /* for the side to move */
     bool move_known;
-    damero_rules_value move_value; /* what the move played is worth under the rules (wdl) */
+    int move_wdl;               /* what the move played is worth under the rules */
     damero_move kept;           /* the best move under the rules, when the one played lost */
     bool lost;
 };
@@ -376,8 +376,8 @@ static bool judge_move_rules(struct context *ctx, struct followed *f, int ply)
     if (!ctx->a->rules.on || !r->known)
         return true;
     r->move_known = next->known || next->run_out >= 0;
-    r->move_value.wdl = next->known ? -next->value.wdl : DAMERO_DRAW;
-    r->lost = r->move_known && r->move_value.wdl < r->value.wdl;
+    r->move_wdl = next->known ? -next->value.wdl : DAMERO_DRAW;
+    r->lost = r->move_known && r->move_wdl < r->value.wdl;
     if (!r->lost)
         return true;
     if (damero_root_moves_rules(f->tb, &f->notes[ply].pos, &r->counts, ctx->a->rules.reading,
@@ -503,9 +503,9 @@ static void lost_words(const struct note *before, const char *played, char *out,
                              before->kept.text, wdl_noun(before->value.wdl));
     if (r->lost && !(before->lost && strcmp(r->kept.text, before->kept.text) == 0 &&
                      r->value.wdl == before->value.wdl &&
-                     r->move_value.wdl == before->move_value.wdl))
+                     r->move_wdl == before->move_value.wdl))
         snprintf(out + n, size - n, "%s turns the %s under the rules into a %s; %s kept the %s. ",
-                 played, wdl_noun(r->value.wdl), wdl_noun(r->move_value.wdl), r->kept.text,
+                 played, wdl_noun(r->value.wdl), wdl_noun(r->move_wdl), r->kept.text,
                  wdl_noun(r->value.wdl));
 }
 
@@ -581,7 +581,7 @@ static json_t *rules_json(const struct context *ctx, const struct followed *f,
                   r->run_out >= 0 && damero_rule(f->tb, r->run_out, &info) == DAMERO_OK
                       ? json_string(info.name) : json_null());
     o = json_with(o, "move_rules_wdl", moved && r->move_known
-                                           ? json_string(wdl_word(r->move_value.wdl))
+                                           ? json_string(wdl_word(r->move_wdl))
                                            : json_null());
     return json_with(o, "rules_kept_by", r->lost ? json_string(r->kept.text) : json_null());
 }
