@@ -442,7 +442,8 @@ static void test_international(void **state)
 
 /* The issue's international materials with three pieces against a king: the 16-move
  * count (31 or 32 plies) with most of it already played at the starts, so that the
- * graph of the states the rest allows stays within memory. Minutes:
+ * graph of the states the rest allows stays within memory (8.4 and 35.5 million states;
+ * 5.3 minutes of CPU and 4.9 GB at most on the 2-core machine, 2026-12-02). Minutes:
  * only under `ctest -L slow` (DAMERO_RULES_DEEP set). */
 static void test_international_deep(void **state)
 {
