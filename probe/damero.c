@@ -24,12 +24,13 @@
 #include "format/value.h"
 #include "probe/cache.h"
 #include "probe/probe_fail.h"
+#include "probe/probe_rules.h"
 
 _Static_assert(DAMERO_MAX_MOVES == MAX_MOVES, "the public bound is the move generator's");
 _Static_assert(DAMERO_SQUARE_NAME_SIZE == SQUARE_NAME_SIZE, "the public size is notation's");
 _Static_assert(DAMERO_MAX_CACHE_BYTES == BLOCK_CACHE_MAX_BYTES, "the public bound is the cache's");
 
-#define NUM_METRICS 3
+#define NUM_METRICS METRIC_LAST
 #define PATH_SIZE 4096
 
 /* One table file of a material: listed when the handle opens, opened and checked on
@@ -144,7 +145,7 @@ static void give_dctx(damero_tb *tb, ZSTD_DCtx *d)
 static enum table_metric metric_of_suffix(const char *name, size_t *base_length)
 {
     size_t n = strlen(name);
-    for (int metric = METRIC_WDL; metric <= METRIC_MTC; metric++) {
+    for (int metric = METRIC_WDL; metric <= METRIC_LAST; metric++) {
         const char *suffix = table_metric_suffix((enum table_metric)metric);
         size_t k = strlen(suffix);
         if (n > k && strcmp(name + n - k, suffix) == 0) {
@@ -668,6 +669,34 @@ static int dtm_of(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mt
     return DAMERO_OK;
 }
 
+int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc)
+{
+    return dtm_of(tb, p, dtm, mtc);
+}
+
+int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
+                      bool *known)
+{
+    enum table_metric metric = table_metric_rules(reading);
+    struct lookup l;
+    enum game_end over;
+    *known = false;
+    int status = lookup(tb, p, &l, &over);
+    if (status != DAMERO_OK || over != GAME_GOES_ON)
+        return status;
+    struct tb_table *t = tb->by_code[material_code(&l.material)];
+    if (!t || atomic_load_explicit(&t->file[metric - 1].state, memory_order_relaxed) ==
+                  FILE_ABSENT)
+        return DAMERO_OK;
+    if ((status = use_file(tb, t, metric)) != DAMERO_OK)
+        return status;
+    unsigned v;
+    status = read_value(tb, t, metric, l.oriented.side, index_of(&t->ix, &l.oriented, NULL), &v);
+    *value = (dtm_t)v;
+    *known = status == DAMERO_OK;
+    return status;
+}
+
 static int public_wdl(enum wdl w)
 {
     return w == WDL_WIN ? DAMERO_WIN : w == WDL_LOSS ? DAMERO_LOSS : DAMERO_DRAW;
@@ -895,7 +924,7 @@ int damero_check(damero_tb *tb, damero_problem_fn report, void *context, int *fi
         return fail(DAMERO_ERR_ARGUMENT, "damero_check: a NULL argument");
     for (int c = 0; c < MATERIAL_CODES; c++) {
         struct tb_table *t = tb->by_code[c];
-        for (int metric = METRIC_WDL; t && metric <= METRIC_MTC; metric++) {
+        for (int metric = METRIC_WDL; t && metric <= METRIC_LAST; metric++) {
             if (atomic_load(&t->file[metric - 1].state) == FILE_ABSENT)
                 continue;
             int status = check_file(tb, t, (enum table_metric)metric, report, context);
