@@ -197,7 +197,9 @@ int cmd_gen(int argc, char **argv)
     options.memory_budget = a.memory_gb > 0 ? a.memory_gb * GB : default_budget();
     snprintf(dir, sizeof dir, "%s/%s", a.dir, a.v->name);
     tableset_init(&ts, a.v, dir);
-    ts.dtm_only = !a.self_check; /* solving reads DTM only; the self-check reads MTC too */
+    /* solving reads DTM only; the self-check reads MTC too, and so do the rule tables'
+     * searches, which MTC cuts short */
+    ts.dtm_only = !a.self_check && !a.rule_tables;
     ts.wdl_only = a.wdl_only;
     status = build_materials(&ts, a.wanted, a.num_wanted, &options, err, sizeof err);
     tableset_free(&ts);

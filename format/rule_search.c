@@ -148,7 +148,9 @@ static bool count_cannot_hold(const struct rule_row *row, const struct position 
 /* Whether the fresh value `fresh` of p decides the state (p, c), and then its value
  * (docs/how-it-works.md, "Values under the rules: the table", 1-3): a fresh draw is a
  * draw; a win or loss in d plies stays so when every count that differs from the fresh
- * one has d plies left, and is a draw when a "win within" count has fewer. */
+ * one has d plies left, and is a draw when a "win within" count has fewer. A count's
+ * limit may change by a ply as the material changes (rule_limit_bounds), so "d plies
+ * left" is taken with its least limit, "fewer" with its greatest. */
 static bool fresh_decides(const struct rule_row *row, const struct position *p,
                           const struct rule_counts *c, dtm_t fresh, struct rule_verdict *out)
 {
@@ -161,15 +163,15 @@ static bool fresh_decides(const struct rule_row *row, const struct position *p,
     }
     rule_counts_fresh(row, p, &f);
     for (int k = 0; k < row->num; k++) {
+        int least, most;
         if (c->plies[k] == RULE_COUNT_NOT_STARTED || c->plies[k] == f.plies[k])
             continue; /* a count equal to the fresh one runs as it does */
-        if (plies_left(row, p, c, k) >= v.plies)
-            continue;
-        if (row_rule(row, k)->kind == LIMIT_WIN_WITHIN) {
+        rule_limit_bounds(row, k, &least, &most);
+        if (row_rule(row, k)->kind == LIMIT_WIN_WITHIN && most - c->plies[k] < v.plies) {
             *out = draw_verdict;
             return true;
         }
-        all_hold = false;
+        all_hold &= least - c->plies[k] >= v.plies;
     }
     if (all_hold)
         *out = v;
@@ -189,23 +191,60 @@ static bool any_count_runs(const struct rule_row *row, const struct rule_counts 
 static int solve(struct rule_search *s, const struct position *p, const struct rule_counts *c,
                  struct rule_verdict *out);
 
-/* The best move of p under the counts c, searched. */
+/* The best rank a move can have under the rules, from the value of where it leads
+ * without them: the rules only turn wins and losses into draws, so a move that wins in d
+ * plies without them wins in d or more under them, or draws; any other move at best draws. */
+static int rank_bound(dtm_t child_plain)
+{
+    struct rule_verdict plain = rule_verdict_parent(rule_verdict_of_code(child_plain));
+    return plain.wdl == WDL_WIN ? rule_verdict_rank(plain) : 0;
+}
+
+struct candidate {
+    struct position child;
+    int bound;
+    int move;
+};
+
+/* Highest bound first; the generator's order among equals. */
+static int compare_candidates(const void *pa, const void *pb)
+{
+    const struct candidate *a = pa, *b = pb;
+    if (a->bound != b->bound)
+        return a->bound > b->bound ? -1 : 1;
+    return a->move - b->move;
+}
+
+/* The best move of p under the counts c, searched: the moves in the order of their
+ * bounds (rank_bound), until the best found is as good as any bound left. */
 static int solve_moves(struct rule_search *s, const struct position *p,
                        const struct rule_counts *c, struct rule_verdict *out)
 {
+    const struct rule_oracle *o = s->oracle;
     struct move_list *list = malloc(sizeof *list);
-    if (!list)
-        return RULE_SEARCH_ERR_MEMORY;
-    generate_moves(s->row->v, p, 0, list);
-    int status = 0;
+    struct candidate *cand = malloc(MAX_MOVES * sizeof *cand);
+    int status = list && cand ? 0 : RULE_SEARCH_ERR_MEMORY;
     bool beyond = false;
-    for (int k = 0; k < list->count && status == 0; k++) {
-        struct position child;
+    if (status == 0)
+        generate_moves(s->row->v, p, 0, list);
+    for (int k = 0; status == 0 && k < list->count; k++) {
+        dtm_t dtm;
+        mtc_t mtc;
+        make_move(p, &list->moves[k], &cand[k].child);
+        status = o->plain(o->context, &cand[k].child, &dtm, &mtc);
+        cand[k].bound = rank_bound(dtm);
+        cand[k].move = k;
+    }
+    if (status == 0)
+        qsort(cand, (size_t)list->count, sizeof *cand, compare_candidates);
+    for (int k = 0; status == 0 && k < list->count; k++) {
+        if (k > 0 && rule_verdict_rank(*out) >= cand[k].bound)
+            break; /* no move left can do better */
+        const struct move *m = &list->moves[cand[k].move];
         struct rule_counts after;
         struct rule_verdict v;
-        make_move(p, &list->moves[k], &child);
-        rule_counts_after(s->row, p, c, move_facts_of(p, &list->moves[k]), &child, &after);
-        status = solve(s, &child, &after, &v);
+        rule_counts_after(s->row, p, c, move_facts_of(p, m), &cand[k].child, &after);
+        status = solve(s, &cand[k].child, &after, &v);
         v = rule_verdict_parent(v);
         beyond |= v.beyond;
         if (k == 0 || rule_verdict_rank(v) > rule_verdict_rank(*out))
@@ -213,6 +252,7 @@ static int solve_moves(struct rule_search *s, const struct position *p,
     }
     out->beyond = beyond;
     free(list);
+    free(cand);
     return status;
 }
 

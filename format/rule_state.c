@@ -117,11 +117,25 @@ void rule_counts_after(const struct rule_row *row, const struct position *p,
     }
 }
 
+/* The reading of rule k that the row's reading chooses. */
+static const struct limit_reading *row_reading(const struct rule_row *row, int k)
+{
+    const struct move_limit_rule *rule = row_rule(row, k);
+    return &rule->readings[row->reading < move_limit_readings(rule) ? row->reading : 0];
+}
+
+void rule_limit_bounds(const struct rule_row *row, int k, int *least, int *most)
+{
+    int a = reading_plies(row_reading(row, k), row_rule(row, k)->kind, true);
+    int b = reading_plies(row_reading(row, k), row_rule(row, k)->kind, false);
+    *least = a < b ? a : b;
+    *most = a < b ? b : a;
+}
+
 int rule_limit_plies(const struct rule_row *row, int k, const struct position *p, int count)
 {
     const struct move_limit_rule *rule = row_rule(row, k);
-    const struct limit_reading *r =
-        &rule->readings[row->reading < move_limit_readings(rule) ? row->reading : 0];
+    const struct limit_reading *r = row_reading(row, k);
     struct material m = material_of(p);
     int white = material_side_pieces(&m, WHITE), black = material_side_pieces(&m, BLACK);
     /* the side to move when the count started; with as many pieces each, the side that

@@ -27,6 +27,13 @@ struct search {
     struct rule_row row;
     struct rule_oracle oracle;
     struct rule_search rs;
+    /* the position whose plain value the call has already probed, and that value: the
+     * search asks for it first, and a probe that a lookup answers costs a third less
+     * for not reading it twice */
+    struct position known;
+    dtm_t known_dtm;
+    mtc_t known_mtc;
+    bool has_known;
 };
 
 /* ---- positions from the public numbering to the board's bits ---- */
@@ -55,7 +62,23 @@ static void to_internal(const struct variant *v, const damero_position *pos, str
 static int plain_value(void *context, const struct position *p, dtm_t *dtm, mtc_t *mtc)
 {
     const struct search *s = context;
+    if (s->has_known && position_equal(&s->known, p) && s->known.side == p->side) {
+        *dtm = s->known_dtm;
+        *mtc = s->known_mtc;
+        return DAMERO_OK;
+    }
     return probe_plain_value(s->tb, p, dtm, mtc);
+}
+
+/* Notes the plain value of p, as damero_probe gave it, for plain_value. */
+static void remember_plain(struct search *s, const struct position *p, damero_value plain)
+{
+    s->known = *p;
+    s->known_dtm = plain.wdl == DAMERO_WIN    ? dtm_win(plain.dtm)
+                   : plain.wdl == DAMERO_LOSS ? dtm_loss(plain.dtm)
+                                              : DTM_DRAW;
+    s->known_mtc = plain.mtc < 0 ? MTC_NONE : mtc_of_plies(plain.mtc);
+    s->has_known = true;
 }
 
 static int fresh_value(void *context, const struct position *p, dtm_t *value, bool *known)
@@ -246,6 +269,7 @@ static int rules_value(struct search *s, const struct position *p, const struct 
                        damero_value plain, damero_rules_value *out)
 {
     struct rule_verdict v;
+    remember_plain(s, p, plain);
     int status = solve(s, p, c, &v);
     if (status != DAMERO_OK)
         return status;
