@@ -251,6 +251,47 @@ static void ungather(struct tableset *ts, struct gathered *g)
     free(g->loaded);
 }
 
+/* The values in bytes (malloc'd into out) when they all fit; returns the width of the
+ * values to write: 8 (out) or 16 (in as it is), or 0 when memory runs out. */
+static uint32_t values_in_bytes(const uint16_t *const in[2], uint64_t n, uint8_t *out[2])
+{
+    for (int side = 0; side < 2; side++)
+        for (uint64_t i = 0; i < n; i++)
+            if (in[side][i] > UINT8_MAX)
+                return 16;
+    for (int side = 0; side < 2; side++) {
+        if (!(out[side] = malloc(n + 1)))
+            return 0;
+        for (uint64_t i = 0; i < n; i++)
+            out[side][i] = (uint8_t)in[side][i];
+    }
+    return 8;
+}
+
+/* Writes t's values as the rule table of `metric`, in bytes when they all fit (as the
+ * DTM files are: half the bytes for zstd and the probe's cache to hold). */
+static int write_rule_table(const struct tableset *ts, const struct table *t,
+                            enum table_metric metric, char *err, size_t err_size)
+{
+    char path[4096];
+    struct table_file_info info = table_file_identity(ts->v, &t->m, metric, t->ix.size);
+    uint8_t *bytes[2] = { NULL, NULL };
+    const void *values[2] = { t->dtm[0], t->dtm[1] };
+    info.value_bits = values_in_bytes((const uint16_t *const[2]){ t->dtm[0], t->dtm[1] },
+                                      t->ix.size, bytes);
+    if (info.value_bits == 0) {
+        snprintf(err, err_size, "out of memory writing a rule table");
+        return -1;
+    }
+    if (info.value_bits == 8)
+        values[0] = bytes[0], values[1] = bytes[1];
+    tableset_path(ts, &t->m, metric, path, sizeof path);
+    int status = table_file_write(path, &info, values, err, err_size);
+    free(bytes[0]);
+    free(bytes[1]);
+    return status;
+}
+
 static int build_reading(struct tableset *ts, const struct material *m, int reading, char *err,
                          size_t err_size)
 {
@@ -258,19 +299,13 @@ static int build_reading(struct tableset *ts, const struct material *m, int read
     struct tableset rules;
     struct table t = { .m = *m };
     struct gathered g = { 0 };
-    char path[4096];
     tableset_init(&rules, ts->v, NULL);
     rules.dtm_only = rules.wdl_only = true; /* the plain solver reads DTM only */
     int status = gather(ts, &rules, m, metric, &g, err, err_size);
     if (status == 0)
         status = solve_rules(ts, &rules, m, reading, &t, err, err_size);
-    if (status == 0) {
-        struct table_file_info info = table_file_identity(ts->v, m, metric, t.ix.size);
-        info.value_bits = 16;
-        tableset_path(ts, m, metric, path, sizeof path);
-        status = table_file_write(path, &info, (const void *const[2]){ t.dtm[0], t.dtm[1] },
-                                  err, err_size);
-    }
+    if (status == 0)
+        status = write_rule_table(ts, &t, metric, err, err_size);
     table_free(&t);
     tableset_free(&rules);
     ungather(ts, &g);

@@ -6,8 +6,17 @@
 
 #include <stdbool.h>
 
+#include "format/rule_state.h"
 #include "format/value.h"
 #include "probe/damero.h"
+
+/* The handle's move-limit rules under reading (0 or 1), made when it opened; NULL for
+ * another reading. */
+const struct rule_row *probe_rule_row(const damero_tb *tb, int reading);
+
+/* pos on the internal board, checked as every call checks it (squares, side to move, a
+ * position that can stand). Returns a damero status. */
+int probe_position_in(const damero_tb *tb, const damero_position *pos, struct position *p);
 
 /* The DTM and MTC of p, as damero_probe reads them. Returns a damero status. */
 int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc);
@@ -18,5 +27,14 @@ int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t
  * the other tables do. Returns a damero status. Thread-safe. */
 int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
                       bool *known);
+
+/* At once what the probe under the rules first reads of p: its DTM and MTC, and its
+ * rule table's value under reading as probe_rules_fresh gives it, with one lookup of the
+ * material and the index. Returns a damero status. Thread-safe. */
+int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
+                 mtc_t *mtc, dtm_t *fresh, bool *known);
+
+/* DTM and MTC codes as damero_probe returns them. */
+damero_value probe_public_value(dtm_t dtm, mtc_t mtc);
 
 #endif

@@ -31,38 +31,22 @@ struct search {
      * search asks for it first, and a probe that a lookup answers costs a third less
      * for not reading it twice */
     struct position known;
-    dtm_t known_dtm;
+    dtm_t known_dtm, known_fresh;
     mtc_t known_mtc;
-    bool has_known;
+    bool has_known, fresh_known;
 };
 
-/* ---- positions from the public numbering to the board's bits ---- */
-
-static bb_t numbers_to_bits(const struct variant *v, uint64_t numbers)
-{
-    bb_t bits = 0;
-    int bit;
-    BB_FOR_EACH(bit, numbers)
-        bits |= bb_of(square_from_number(v, bit + 1));
-    return bits;
-}
-
-/* pos on the board; it has been checked by damero_probe first. */
-static void to_internal(const struct variant *v, const damero_position *pos, struct position *p)
-{
-    for (int side = 0; side < 2; side++) {
-        p->men[side] = numbers_to_bits(v, pos->men[side]);
-        p->kings[side] = numbers_to_bits(v, pos->kings[side]);
-    }
-    p->side = (enum side)pos->side_to_move;
-}
-
 /* ---- what the search reads ---- */
+
+static bool is_known(const struct search *s, const struct position *p)
+{
+    return s->has_known && position_equal(&s->known, p) && s->known.side == p->side;
+}
 
 static int plain_value(void *context, const struct position *p, dtm_t *dtm, mtc_t *mtc)
 {
     const struct search *s = context;
-    if (s->has_known && position_equal(&s->known, p) && s->known.side == p->side) {
+    if (is_known(s, p)) {
         *dtm = s->known_dtm;
         *mtc = s->known_mtc;
         return DAMERO_OK;
@@ -70,29 +54,25 @@ static int plain_value(void *context, const struct position *p, dtm_t *dtm, mtc_
     return probe_plain_value(s->tb, p, dtm, mtc);
 }
 
-/* Notes the plain value of p, as damero_probe gave it, for plain_value. */
-static void remember_plain(struct search *s, const struct position *p, damero_value plain)
-{
-    s->known = *p;
-    s->known_dtm = plain.wdl == DAMERO_WIN    ? dtm_win(plain.dtm)
-                   : plain.wdl == DAMERO_LOSS ? dtm_loss(plain.dtm)
-                                              : DTM_DRAW;
-    s->known_mtc = plain.mtc < 0 ? MTC_NONE : mtc_of_plies(plain.mtc);
-    s->has_known = true;
-}
-
 static int fresh_value(void *context, const struct position *p, dtm_t *value, bool *known)
 {
     const struct search *s = context;
+    if (is_known(s, p)) {
+        *value = s->known_fresh;
+        *known = s->fresh_known;
+        return DAMERO_OK;
+    }
     return probe_rules_fresh(s->tb, p, s->row.reading, value, known);
 }
 
 static int search_init(struct search *s, damero_tb *tb, int reading)
 {
-    const struct variant *v = tb ? variant_by_name(damero_variant(tb)) : NULL;
+    const struct rule_row *row = probe_rule_row(tb, reading);
     memset(s, 0, sizeof *s);
     s->tb = tb;
-    if (!v || rule_row_init(&s->row, v, reading) < 0)
+    if (row)
+        s->row = *row;
+    else
         return probe_fail(DAMERO_ERR_ARGUMENT, "the reading must be 0 (each rule's first) "
                                                "or 1 (the second, where a rule has two)");
     s->oracle = (struct rule_oracle){ s, plain_value, fresh_value };
@@ -164,16 +144,21 @@ static void counts_out(const struct rule_counts *c, damero_counts *out)
         out->plies[k] = c->plies[k];
 }
 
-/* Checks pos (through damero_probe, which also gives its plain value) and reads it. */
+/* Checks pos and reads it, with its plain value and its rule table's value at once (the
+ * search asks for both first: a probe that a lookup answers reads each once). */
 static int read_position(struct search *s, const damero_position *pos, struct position *p,
                          damero_value *plain)
 {
-    if (!pos)
-        return probe_fail(DAMERO_ERR_ARGUMENT, "no position given");
-    int status = damero_probe(s->tb, pos, plain);
+    int status = probe_position_in(s->tb, pos, p);
     if (status == DAMERO_OK)
-        to_internal(s->row.v, pos, p);
-    return status;
+        status = probe_values(s->tb, p, s->row.reading, &s->known_dtm, &s->known_mtc,
+                              &s->known_fresh, &s->fresh_known);
+    if (status != DAMERO_OK)
+        return status;
+    s->known = *p;
+    s->has_known = true;
+    *plain = probe_public_value(s->known_dtm, s->known_mtc);
+    return DAMERO_OK;
 }
 
 int damero_counts_start(const damero_tb *tb, const damero_position *pos, damero_counts *counts)
@@ -181,15 +166,11 @@ int damero_counts_start(const damero_tb *tb, const damero_position *pos, damero_
     struct search s;
     struct position p;
     struct rule_counts c;
-    char err[256];
     if (!counts || !pos)
         return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_start: a NULL argument");
     int status = search_init(&s, (damero_tb *)tb, 0);
-    if (status != DAMERO_OK)
+    if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK)
         return status;
-    to_internal(s.row.v, pos, &p);
-    if (position_validate(s.row.v, &p, err, sizeof err) < 0)
-        return probe_fail(DAMERO_ERR_POSITION, err);
     counts_in(&s, &p, NULL, &c);
     counts_out(&c, counts);
     return DAMERO_OK;
@@ -201,15 +182,11 @@ int damero_counts_run_out(const damero_tb *tb, const damero_position *pos,
     struct search s;
     struct position p;
     struct rule_counts c;
-    char err[256];
     if (!pos || !counts || !rule)
         return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_run_out: a NULL argument");
     int status = search_init(&s, (damero_tb *)tb, reading);
-    if (status != DAMERO_OK)
+    if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK)
         return status;
-    to_internal(s.row.v, pos, &p);
-    if (position_validate(s.row.v, &p, err, sizeof err) < 0)
-        return probe_fail(DAMERO_ERR_POSITION, err);
     if ((status = counts_in(&s, &p, counts, &c)) == DAMERO_OK)
         *rule = rule_counts_expired(&s.row, &p, &c);
     return status;
@@ -231,17 +208,12 @@ int damero_counts_after(const damero_tb *tb, const damero_position *pos,
     struct search s;
     struct position p, child;
     struct rule_counts c, next;
-    char err[256];
     if (!pos || !counts || !move || !after)
         return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_after: a NULL argument");
     int status = search_init(&s, (damero_tb *)tb, 0);
-    if (status != DAMERO_OK)
+    if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK ||
+        (status = probe_position_in(tb, &move->after, &child)) != DAMERO_OK)
         return status;
-    to_internal(s.row.v, pos, &p);
-    to_internal(s.row.v, &move->after, &child);
-    if (position_validate(s.row.v, &p, err, sizeof err) < 0 ||
-        position_validate(s.row.v, &child, err, sizeof err) < 0)
-        return probe_fail(DAMERO_ERR_POSITION, err);
     if ((status = counts_in(&s, &p, counts, &c)) != DAMERO_OK)
         return status;
     rule_counts_after(&s.row, &p, &c, public_move_facts(pos, move), &child, &next);
@@ -269,7 +241,6 @@ static int rules_value(struct search *s, const struct position *p, const struct 
                        damero_value plain, damero_rules_value *out)
 {
     struct rule_verdict v;
-    remember_plain(s, p, plain);
     int status = solve(s, p, c, &v);
     if (status != DAMERO_OK)
         return status;
@@ -328,11 +299,11 @@ static int score_rules_move(struct search *s, const damero_position *pos,
     struct rule_counts after;
     damero_rules_value v;
     damero_value child_plain;
-    to_internal(s->row.v, &out->move.after, &child);
-    rule_counts_after(&s->row, p, c, public_move_facts(pos, &out->move), &child, &after);
-    int status = damero_probe(s->tb, &out->move.after, &child_plain);
-    if (status == DAMERO_OK)
+    int status = read_position(s, &out->move.after, &child, &child_plain);
+    if (status == DAMERO_OK) {
+        rule_counts_after(&s->row, p, c, public_move_facts(pos, &out->move), &child, &after);
         status = rules_value(s, &child, &after, child_plain, &v);
+    }
     if (status != DAMERO_OK)
         return status;
     /* the value for the side that plays the move, one ply earlier */
