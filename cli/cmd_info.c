@@ -34,7 +34,9 @@ static const char help[] =
     "          max_dtm_fen, dtm_histogram, max_mtc. The histogram maps plies to positions:\n"
     "          a win in d plies is \"d\", a loss in d plies is \"-d\" (\"0\" is the end of the\n"
     "          game: a loss, or a win in the giveaway variants). max_dtm and max_mtc are in\n"
-    "          plies, null when there is no win (no decisive position).\n";
+    "          plies, null when there is no win (no decisive position). A rule table's\n"
+    "          object adds rules_reading (0 or 1) and, for each side, cursed_wins and\n"
+    "          blessed_losses; its max_mtc is null.\n";
 
 #define HISTOGRAM_SIZE (DTM_MAX_PLIES + 1)
 
@@ -298,11 +300,15 @@ int cmd_info(int argc, char **argv)
     material_name(&t->m, name);
     if (status == EXIT_OK && json) {
         json_t *json = json_pack(
-            "{s:s, s:s, s:I, s:o, s:o, s:o}", "variant", ts.v->name, "material", name,
+            "{s:s, s:s, s:I, s:o, s:o}", "variant", ts.v->name, "material", name,
             "positions", (json_int_t)(stats[WHITE].positions + stats[BLACK].positions),
-            "rules_reading", reading < 0 ? json_null() : json_integer(reading), "white",
-            side_json(ts.v, t, WHITE, &stats[WHITE], reading >= 0), "black",
+            "white", side_json(ts.v, t, WHITE, &stats[WHITE], reading >= 0), "black",
             side_json(ts.v, t, BLACK, &stats[BLACK], reading >= 0));
+        if (json && reading >= 0 &&
+            json_object_set_new(json, "rules_reading", json_integer(reading)) < 0) {
+            json_decref(json);
+            json = NULL;
+        }
         if (json_print("info", json) < 0)
             status = EXIT_FAILURE_RUN;
     } else if (status == EXIT_OK) {
