@@ -693,7 +693,7 @@ int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t
 static int rules_value_at(damero_tb *tb, struct tb_table *t, enum table_metric metric,
                           enum side side, uint64_t i, dtm_t *value, bool *known)
 {
-    unsigned v;
+    unsigned v = 0;
     *known = false;
     if (!t || atomic_load_explicit(&t->file[metric - 1].state, memory_order_relaxed) ==
                   FILE_ABSENT)
