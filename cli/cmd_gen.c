@@ -16,6 +16,7 @@
 static const char help[] =
     "usage: damero gen --variant NAME (--pieces N | MATERIAL...) [--threads T] [--dir DIR]\n"
     "                  [--self-check] [--memory GB] [--estimate] [--metrics wdl|all]\n"
+    "                  [--rules]\n"
     "\n"
     "Builds endgame tables (WDL, DTM and MTC, both sides to move) by retrograde analysis,\n"
     "with every table they depend on, fewest pieces first. Tables already built and intact\n"
@@ -37,6 +38,10 @@ static const char help[] =
     "  --metrics wdl   build WDL tables only (MATERIAL.wdl, exact values): no DTM or MTC,\n"
     "                  less time and memory; probes and 'damero verify' that need DTM or\n"
     "                  MTC say they are missing. 'all' (the default) builds all three\n"
+    "  --rules         also build the rule tables, MATERIAL.ru0 (and .ru1 where a rule has\n"
+    "                  a second reading): each position's value under the variant's\n"
+    "                  move-limit rules, so that probes under the rules (probe --rules)\n"
+    "                  are lookups rather than searches. Variants without rules have none\n"
     "\n"
     "A progress bar is drawn on stderr when it is a terminal. The summary on stdout gives\n"
     "the tables built and found, positions solved and positions per second.\n";
@@ -47,7 +52,7 @@ struct gen_args {
     const struct variant *v;
     const char *dir;
     int pieces, threads;
-    bool self_check, estimate_only, wdl_only;
+    bool self_check, estimate_only, wdl_only, rule_tables;
     double memory_gb; /* 0: the default share of the machine's RAM */
     struct material wanted[MAX_WANTED];
     int num_wanted;
@@ -105,6 +110,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         { "memory", required_argument, NULL, 'm' },
         { "estimate", no_argument, NULL, 'e' },
         { "metrics", required_argument, NULL, 'M' },
+        { "rules", no_argument, NULL, 'R' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -133,6 +139,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
             break;
         case 'S': a->self_check = true; break;
         case 'e': a->estimate_only = true; break;
+        case 'R': a->rule_tables = true; break;
         case 'M':
             if (strcmp(optarg, "wdl") != 0 && strcmp(optarg, "all") != 0)
                 return usage_error("gen", "--metrics takes 'wdl' (WDL tables only) or 'all' "
@@ -152,6 +159,9 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
     if (a->wdl_only && a->self_check)
         return usage_error("gen", "--self-check checks DTM and MTC, which --metrics wdl does "
                            "not build; leave one out");
+    if (a->wdl_only && a->rule_tables)
+        return usage_error("gen", "--rules reads DTM and MTC, which --metrics wdl does not "
+                           "build; leave one out");
     for (int k = optind; k < argc; k++) {
         if (a->num_wanted == MAX_WANTED)
             return usage_error("gen", "more than %d materials", MAX_WANTED);
@@ -183,10 +193,13 @@ int cmd_gen(int argc, char **argv)
         omp_set_num_threads(a.threads);
     options.self_check = a.self_check;
     options.estimate_only = a.estimate_only;
+    options.rule_tables = a.rule_tables;
     options.memory_budget = a.memory_gb > 0 ? a.memory_gb * GB : default_budget();
     snprintf(dir, sizeof dir, "%s/%s", a.dir, a.v->name);
     tableset_init(&ts, a.v, dir);
-    ts.dtm_only = !a.self_check; /* solving reads DTM only; the self-check reads MTC too */
+    /* solving reads DTM only; the self-check reads MTC too, and so do the rule tables'
+     * searches, which MTC cuts short */
+    ts.dtm_only = !a.self_check && !a.rule_tables;
     ts.wdl_only = a.wdl_only;
     status = build_materials(&ts, a.wanted, a.num_wanted, &options, err, sizeof err);
     tableset_free(&ts);

@@ -23,12 +23,20 @@ static const char help[] =
     "longest MTC, and the DTM histogram. Counts cover every legal position, including the\n"
     "symmetric images that a kings-only table stores once.\n"
     "\n"
+    "A rule table (MATERIAL.ru0 or .ru1, built by 'damero gen --rules') is described the same\n"
+    "way with the values under the variant's move-limit rules, in each position's fresh\n"
+    "state (every count that applies there just started), under reading 0 or 1; it adds the\n"
+    "cursed wins (won without the rules, drawn under them) and blessed losses (the same for\n"
+    "the loser). The DTM figures are then plies to the end of the game under the rules.\n"
+    "\n"
     "  --json  one JSON object: variant, material, positions (both sides to move), and for\n"
     "          \"white\" and \"black\" (to move): positions, wins, draws, losses, max_dtm,\n"
     "          max_dtm_fen, dtm_histogram, max_mtc. The histogram maps plies to positions:\n"
     "          a win in d plies is \"d\", a loss in d plies is \"-d\" (\"0\" is the end of the\n"
     "          game: a loss, or a win in the giveaway variants). max_dtm and max_mtc are in\n"
-    "          plies, null when there is no win (no decisive position).\n";
+    "          plies, null when there is no win (no decisive position). A rule table's\n"
+    "          object adds rules_reading (0 or 1) and, for each side, cursed_wins and\n"
+    "          blessed_losses; its max_mtc is null.\n";
 
 #define HISTOGRAM_SIZE (DTM_MAX_PLIES + 1)
 
@@ -37,9 +45,13 @@ struct side_stats {
     int max_dtm, max_mtc; /* -1: none */
     uint64_t max_dtm_index;
     uint64_t *win_plies, *loss_plies; /* histograms, HISTOGRAM_SIZE entries */
+    uint64_t cursed, blessed; /* of a rule table: wins and losses the rules make draws */
 };
 
-static int count_side(const struct table *t, enum side side, struct side_stats *st)
+/* The statistics of t's values for one side to move, or of its values under the rules
+ * (rules: a rule table's values, as DTM codes; NULL for t's own). */
+static int count_side(const struct table *t, dtm_t *const *rules, enum side side,
+                      struct side_stats *st)
 {
     st->win_plies = calloc(HISTOGRAM_SIZE, sizeof *st->win_plies);
     st->loss_plies = calloc(HISTOGRAM_SIZE, sizeof *st->loss_plies);
@@ -47,7 +59,7 @@ static int count_side(const struct table *t, enum side side, struct side_stats *
     if (!st->win_plies || !st->loss_plies)
         return -1;
     for (uint64_t i = 0; i < t->ix.size; i++) {
-        dtm_t v = t->dtm[side][i];
+        dtm_t v = rules ? rules[side][i] : t->dtm[side][i];
         uint64_t weight = 1;
         if (t->ix.reduced) {
             struct position p;
@@ -57,6 +69,8 @@ static int count_side(const struct table *t, enum side side, struct side_stats *
         st->positions += weight;
         if (v == DTM_DRAW) {
             st->draws += weight;
+            st->cursed += rules && dtm_is_win(t->dtm[side][i]) ? weight : 0;
+            st->blessed += rules && dtm_is_loss(t->dtm[side][i]) ? weight : 0;
             continue;
         }
         int plies = dtm_plies(v), mtc = mtc_plies(t->mtc[side][i]);
@@ -71,7 +85,7 @@ static int count_side(const struct table *t, enum side side, struct side_stats *
             st->losses += weight;
             st->loss_plies[plies] += weight;
         }
-        if (mtc > st->max_mtc)
+        if (!rules && mtc > st->max_mtc)
             st->max_mtc = mtc;
     }
     return 0;
@@ -100,7 +114,7 @@ static json_t *histogram_json(const struct side_stats *st)
 }
 
 static json_t *side_json(const struct variant *v, const struct table *t, enum side side,
-                         const struct side_stats *st)
+                         const struct side_stats *st, bool rules)
 {
     char fen[FEN_SIZE] = "";
     json_t *longest = json_null();
@@ -111,21 +125,35 @@ static json_t *side_json(const struct variant *v, const struct table *t, enum si
         fen_print(v, &p, fen);
         longest = json_string(fen);
     }
-    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "positions",
-                     (json_int_t)st->positions, "wins", (json_int_t)st->wins, "draws",
-                     (json_int_t)st->draws, "losses", (json_int_t)st->losses, "max_dtm",
-                     json_count(st->max_dtm), "max_dtm_fen", longest, "dtm_histogram",
-                     histogram_json(st), "max_mtc", json_count(st->max_mtc));
+    json_t *out = json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "positions",
+                             (json_int_t)st->positions, "wins", (json_int_t)st->wins, "draws",
+                             (json_int_t)st->draws, "losses", (json_int_t)st->losses,
+                             "max_dtm", json_count(st->max_dtm), "max_dtm_fen", longest,
+                             "dtm_histogram", histogram_json(st), "max_mtc",
+                             json_count(st->max_mtc));
+    if (out && rules &&
+        (json_object_set_new(out, "cursed_wins", json_integer((json_int_t)st->cursed)) < 0 ||
+         json_object_set_new(out, "blessed_losses", json_integer((json_int_t)st->blessed)) < 0)) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
 }
 
 static void print_text_side(const struct variant *v, const struct table *t, enum side side,
-                            const struct side_stats *st)
+                            const struct side_stats *st, bool rules)
 {
     printf("\n%s to move\n", side == WHITE ? "White" : "Black");
     printf("  positions  %14" PRIu64 "\n", st->positions);
     printf("  wins       %14" PRIu64 "\n", st->wins);
     printf("  draws      %14" PRIu64 "\n", st->draws);
     printf("  losses     %14" PRIu64 "\n", st->losses);
+    if (rules) {
+        printf("  cursed wins    %10" PRIu64 "  (won without the rules, drawn under them)\n",
+               st->cursed);
+        printf("  blessed losses %10" PRIu64 "  (lost without the rules, drawn under them)\n",
+               st->blessed);
+    }
     if (st->max_dtm >= 0) {
         struct position p;
         char fen[FEN_SIZE];
@@ -169,10 +197,27 @@ static int check_place(const char *file, const struct table_file_info *info, cha
     return 0;
 }
 
+/* A rule table's values widened to DTM codes (values as table_file_read gives them,
+ * freed here). Returns 0, or -1 when memory runs out. */
+static int widen_rules(const struct table_file_info *info, void *values[2], dtm_t *out[2])
+{
+    for (int side = 0; side < 2; side++) {
+        out[side] = malloc(info->positions * sizeof(dtm_t) + 1);
+        for (uint64_t i = 0; out[side] && i < info->positions; i++)
+            out[side][i] = info->value_bits == 16 ? ((const uint16_t *)values[side])[i]
+                                                  : ((const uint8_t *)values[side])[i];
+        free(values[side]);
+    }
+    return out[0] && out[1] ? 0 : -1;
+}
+
 /* Opens the table FILE belongs to, reading and checking FILE whole (so that damage in it
- * is reported even when the statistics come from its .dtm and .mtc siblings). */
+ * is reported even when the statistics come from its .dtm and .mtc siblings). When FILE
+ * is a rule table, its values are put in rules[] (else NULL) and its reading in *reading
+ * (else -1). */
 static const struct table *open_table(const char *file, struct tableset *ts, char *dir,
-                                      size_t dir_size, char *err, size_t err_size)
+                                      size_t dir_size, dtm_t *rules[2], int *reading,
+                                      char *err, size_t err_size)
 {
     struct table_file_info info;
     struct material m;
@@ -180,6 +225,8 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
     const struct table *t;
     void *values[2];
 
+    rules[0] = rules[1] = NULL;
+    *reading = -1;
     if (table_file_read_info(file, &info, err, err_size) < 0 ||
         check_place(file, &info, err, err_size) < 0)
         return NULL;
@@ -191,17 +238,27 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
         return NULL;
     snprintf(dir, dir_size, "%s", file);
     tableset_init(ts, v, dirname(dir));
-    /* the .dtm and .mtc files are read whole and checked here, the .wdl file below */
+    /* the .dtm and .mtc files are read whole and checked here, the others below */
     if (!(t = tableset_get(ts, &m, err, err_size)))
         return NULL;
+    if (info.metric == METRIC_DTM || info.metric == METRIC_MTC)
+        return t;
+    if (tableset_read_file(ts, &m, info.metric, t->ix.size, &info, values, err, err_size) < 0) {
+        tableset_free(ts);
+        return NULL;
+    }
     if (info.metric == METRIC_WDL) {
-        if (tableset_read_file(ts, &m, METRIC_WDL, t->ix.size, &info, values, err,
-                               err_size) < 0) {
-            tableset_free(ts);
-            return NULL;
-        }
         free(values[0]);
         free(values[1]);
+        return t;
+    }
+    *reading = info.metric == METRIC_RULES1;
+    if (widen_rules(&info, values, rules) < 0) {
+        snprintf(err, err_size, "out of memory");
+        free(rules[0]);
+        free(rules[1]);
+        tableset_free(ts);
+        return NULL;
     }
     return t;
 }
@@ -217,7 +274,8 @@ int cmd_info(int argc, char **argv)
     struct tableset ts;
     const struct table *t;
     char dir[4096], err[1024], name[MATERIAL_NAME_SIZE];
-    int opt, json = 0, status = EXIT_OK;
+    dtm_t *rules[2];
+    int opt, json = 0, status = EXIT_OK, reading;
 
     opterr = 0;
     optind = 1;
@@ -230,34 +288,43 @@ int cmd_info(int argc, char **argv)
     }
     if (optind != argc - 1)
         return usage_error("info", "name one table file");
-    if (!(t = open_table(argv[optind], &ts, dir, sizeof dir, err, sizeof err))) {
+    if (!(t = open_table(argv[optind], &ts, dir, sizeof dir, rules, &reading, err, sizeof err))) {
         fprintf(stderr, "damero info: %s\n", err);
         return EXIT_FAILURE_RUN;
     }
     for (int side = WHITE; side <= BLACK && status == EXIT_OK; side++)
-        if (count_side(t, (enum side)side, &stats[side]) < 0) {
+        if (count_side(t, rules[0] ? rules : NULL, (enum side)side, &stats[side]) < 0) {
             fprintf(stderr, "damero info: out of memory\n");
             status = EXIT_FAILURE_RUN;
         }
     material_name(&t->m, name);
     if (status == EXIT_OK && json) {
         json_t *json = json_pack(
-            "{s:s, s:s, s:I, s:o, s:o}", "variant", ts.v->name, "material", name, "positions",
-            (json_int_t)(stats[WHITE].positions + stats[BLACK].positions), "white",
-            side_json(ts.v, t, WHITE, &stats[WHITE]), "black",
-            side_json(ts.v, t, BLACK, &stats[BLACK]));
+            "{s:s, s:s, s:I, s:o, s:o}", "variant", ts.v->name, "material", name,
+            "positions", (json_int_t)(stats[WHITE].positions + stats[BLACK].positions),
+            "white", side_json(ts.v, t, WHITE, &stats[WHITE], reading >= 0), "black",
+            side_json(ts.v, t, BLACK, &stats[BLACK], reading >= 0));
+        if (json && reading >= 0 &&
+            json_object_set_new(json, "rules_reading", json_integer(reading)) < 0) {
+            json_decref(json);
+            json = NULL;
+        }
         if (json_print("info", json) < 0)
             status = EXIT_FAILURE_RUN;
     } else if (status == EXIT_OK) {
         printf("%s %s: %" PRIu64 " positions (%" PRIu64 " per side to move, %" PRIu64
                " stored)\n", ts.v->title, name, stats[WHITE].positions + stats[BLACK].positions,
                stats[WHITE].positions, t->ix.size);
-        print_text_side(ts.v, t, WHITE, &stats[WHITE]);
-        print_text_side(ts.v, t, BLACK, &stats[BLACK]);
+        if (reading >= 0)
+            printf("values under the move-limit rules, reading %d, each position's fresh "
+                   "state (the DTM is to the end of the game under the rules)\n", reading);
+        print_text_side(ts.v, t, WHITE, &stats[WHITE], reading >= 0);
+        print_text_side(ts.v, t, BLACK, &stats[BLACK], reading >= 0);
     }
     for (int side = WHITE; side <= BLACK; side++) {
         free(stats[side].win_plies);
         free(stats[side].loss_plies);
+        free(rules[side]);
     }
     tableset_free(&ts);
     return status;

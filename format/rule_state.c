@@ -15,19 +15,26 @@ int rule_row_init(struct rule_row *row, const struct variant *v, int reading)
     return 0;
 }
 
+/* rule_in_force for a position of material m (computed once for all the rules). */
+static bool in_force(const struct rule_row *row, int k, const struct material *m,
+                     enum side *strong)
+{
+    if (material_side_pieces(m, WHITE) >= material_side_pieces(m, BLACK) &&
+        rule_covers(row_rule(row, k), m)) {
+        *strong = WHITE;
+        return true;
+    }
+    struct material flipped = material_flipped(m);
+    *strong = BLACK;
+    return material_side_pieces(&flipped, WHITE) >= material_side_pieces(&flipped, BLACK) &&
+           rule_covers(row_rule(row, k), &flipped);
+}
+
 bool rule_in_force(const struct rule_row *row, int k, const struct position *p,
                    enum side *strong)
 {
     struct material m = material_of(p);
-    if (material_side_pieces(&m, WHITE) >= material_side_pieces(&m, BLACK) &&
-        rule_covers(row_rule(row, k), &m)) {
-        *strong = WHITE;
-        return true;
-    }
-    struct material flipped = material_flipped(&m);
-    *strong = BLACK;
-    return material_side_pieces(&flipped, WHITE) >= material_side_pieces(&flipped, BLACK) &&
-           rule_covers(row_rule(row, k), &flipped);
+    return in_force(row, k, &m, strong);
 }
 
 /* Whether p meets rule k's precondition, seen with the strong side as White. */
@@ -50,11 +57,12 @@ struct move_facts move_facts_of(const struct position *p, const struct move *m)
                                 .promotion = m->promotes };
 }
 
-/* The count of rule k at p when it has not been running before p. */
-static int count_at_start(const struct rule_row *row, int k, const struct position *p)
+/* The count of rule k at p, of material m, when it has not been running before p. */
+static int count_at_start(const struct rule_row *row, int k, const struct position *p,
+                          const struct material *m)
 {
     enum side strong;
-    if (!rule_in_force(row, k, p, &strong))
+    if (!in_force(row, k, m, &strong))
         return RULE_COUNT_NOT_STARTED;
     return precondition_met(row, k, p, strong) ? 0 : RULE_COUNT_NOT_STARTED;
 }
@@ -70,13 +78,14 @@ static bool runs_to_the_end(const struct rule_row *row, int k)
 void rule_counts_settle(const struct rule_row *row, const struct position *p,
                         struct rule_counts *counts)
 {
+    struct material m = material_of(p);
     for (int k = 0; k < row->num; k++) {
         enum side strong;
         bool running = counts->plies[k] != RULE_COUNT_NOT_STARTED;
-        if (!rule_in_force(row, k, p, &strong) && !(running && runs_to_the_end(row, k)))
+        if (!in_force(row, k, &m, &strong) && !(running && runs_to_the_end(row, k)))
             counts->plies[k] = RULE_COUNT_NOT_STARTED;
         else if (!running)
-            counts->plies[k] = count_at_start(row, k, p);
+            counts->plies[k] = count_at_start(row, k, p, &m);
     }
     for (int k = row->num; k < RULES_MAX; k++)
         counts->plies[k] = RULE_COUNT_NOT_STARTED;
@@ -100,6 +109,7 @@ void rule_counts_after(const struct rule_row *row, const struct position *p,
                        const struct rule_counts *in, struct move_facts f,
                        const struct position *child, struct rule_counts *out)
 {
+    struct material before = material_of(p), after = material_of(child);
     for (int k = 0; k < RULES_MAX; k++) {
         enum side strong;
         int count = k < row->num ? in->plies[k] : RULE_COUNT_NOT_STARTED;
@@ -108,20 +118,34 @@ void rule_counts_after(const struct rule_row *row, const struct position *p,
             out->plies[k] = RULE_COUNT_NOT_STARTED;
         else if (running && runs_to_the_end(row, k))
             out->plies[k] = count + 1;
-        else if (!rule_in_force(row, k, child, &strong))
+        else if (!in_force(row, k, &after, &strong))
             out->plies[k] = RULE_COUNT_NOT_STARTED; /* the ending is left: the count ends */
-        else if (running && rule_in_force(row, k, p, &strong))
+        else if (running && in_force(row, k, &before, &strong))
             out->plies[k] = resets(row_rule(row, k), f) ? 0 : count + 1;
         else
-            out->plies[k] = count_at_start(row, k, child); /* the ending arises here */
+            out->plies[k] = count_at_start(row, k, child, &after); /* the ending arises here */
     }
+}
+
+/* The reading of rule k that the row's reading chooses. */
+static const struct limit_reading *row_reading(const struct rule_row *row, int k)
+{
+    const struct move_limit_rule *rule = row_rule(row, k);
+    return &rule->readings[row->reading < move_limit_readings(rule) ? row->reading : 0];
+}
+
+void rule_limit_bounds(const struct rule_row *row, int k, int *least, int *most)
+{
+    int a = reading_plies(row_reading(row, k), row_rule(row, k)->kind, true);
+    int b = reading_plies(row_reading(row, k), row_rule(row, k)->kind, false);
+    *least = a < b ? a : b;
+    *most = a < b ? b : a;
 }
 
 int rule_limit_plies(const struct rule_row *row, int k, const struct position *p, int count)
 {
     const struct move_limit_rule *rule = row_rule(row, k);
-    const struct limit_reading *r =
-        &rule->readings[row->reading < move_limit_readings(rule) ? row->reading : 0];
+    const struct limit_reading *r = row_reading(row, k);
     struct material m = material_of(p);
     int white = material_side_pieces(&m, WHITE), black = material_side_pieces(&m, BLACK);
     /* the side to move when the count started; with as many pieces each, the side that

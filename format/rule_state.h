@@ -67,6 +67,11 @@ void rule_counts_after(const struct rule_row *row, const struct position *p,
  * strong side is the side with more pieces at p. */
 int rule_limit_plies(const struct rule_row *row, int k, const struct position *p, int count);
 
+/* The fewest and the most plies rule k's count can allow, whatever the position: the
+ * limit of a count in moves is one ply longer when the strong side did not move first,
+ * and which side that is can change with the material (rule_limit_plies). */
+void rule_limit_bounds(const struct rule_row *row, int k, int *least, int *most);
+
 /* The first rule whose count has run out at p (the game is then drawn), or -1. */
 int rule_counts_expired(const struct rule_row *row, const struct position *p,
                         const struct rule_counts *counts);

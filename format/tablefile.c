@@ -21,6 +21,8 @@ const char *table_metric_suffix(enum table_metric metric)
     case METRIC_WDL: return ".wdl";
     case METRIC_DTM: return ".dtm";
     case METRIC_MTC: return ".mtc";
+    case METRIC_RULES0: return ".ru0";
+    case METRIC_RULES1: return ".ru1";
     }
     return ".unknown";
 }
@@ -195,6 +197,8 @@ unsigned table_metric_max_value(enum table_metric metric)
     case METRIC_WDL: return WDL_LOSS;
     case METRIC_DTM: return dtm_loss(DTM_MAX_PLIES);
     case METRIC_MTC: return mtc_of_plies(DTM_MAX_PLIES);
+    case METRIC_RULES0:
+    case METRIC_RULES1: return dtm_loss(DTM_MAX_PLIES);
     }
     return 0;
 }
@@ -249,7 +253,7 @@ static int decode_header(const char *path, const uint8_t *h, size_t have, struct
     info->positions = get_u64(h + AT_POSITIONS);
     info->checksum = get_u64(h + AT_CHECKSUM);
     info->flags = get_u32(h + AT_FLAGS);
-    bool sane = info->metric >= METRIC_WDL && info->metric <= METRIC_MTC &&
+    bool sane = info->metric >= METRIC_WDL && info->metric <= METRIC_LAST &&
                 (info->value_bits == 2 || info->value_bits == 8 || info->value_bits == 16) &&
                 info->positions < ((uint64_t)1 << 48);
     if (sane) {

@@ -35,7 +35,23 @@
 #define TABLE_NAME_SIZE 24
 #define TABLE_MAX_BLOCK_BYTES 65536 /* decompressed */
 
-enum table_metric { METRIC_WDL = 1, METRIC_DTM = 2, METRIC_MTC = 3 };
+/* METRIC_RULES0 and METRIC_RULES1: the value under the move-limit rules of each
+ * position's fresh state, under reading 0 or 1, coded as DTM values are (the rule tables:
+ * docs/how-it-works.md, "Values under the rules: the table"). */
+enum table_metric {
+    METRIC_WDL = 1,
+    METRIC_DTM = 2,
+    METRIC_MTC = 3,
+    METRIC_RULES0 = 4,
+    METRIC_RULES1 = 5,
+    METRIC_LAST = METRIC_RULES1,
+};
+
+/* The rule table's metric of a reading (0 or 1). */
+static inline enum table_metric table_metric_rules(int reading)
+{
+    return reading ? METRIC_RULES1 : METRIC_RULES0;
+}
 
 /* TABLE_FLAG_WDL_ONLY marks the WDL file of a table built without DTM and MTC (damero
  * gen --metrics wdl): no .dtm or .mtc file goes with it, and its values are exact (no
@@ -71,7 +87,8 @@ static inline size_t table_value_bytes(const struct table_file_info *info)
     return info->value_bits > 8 ? 2 : 1;
 }
 
-/* The file name suffix of a metric: ".wdl", ".dtm", ".mtc". */
+/* The file name suffix of a metric: ".wdl", ".dtm", ".mtc", ".ru0", ".ru1" (four
+ * characters each). */
 const char *table_metric_suffix(enum table_metric metric);
 
 /* The identity that material m's file of one metric must have: variant, material,

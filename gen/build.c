@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "gen/rule_table.h"
 #include "gen/self_check.h"
 #include "gen/solve.h"
 #include "gen/table_io.h"
@@ -565,6 +566,8 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
             }
             report.self_checked++;
         }
+        if (options->rule_tables && rule_tables_build(ts, m, NULL, err, err_size) < 0)
+            goto fail;
         pr.done = k + 1;
         pr.done_work += plan->positions[k];
         /* with a directory to reload from, keep in memory only what is still needed */

@@ -40,6 +40,7 @@ struct build_options {
                            * before any work (0: no limit) */
     bool estimate_only; /* stop after the estimate and the budget check */
     struct build_estimate *estimate; /* filled in when not NULL */
+    bool rule_tables; /* also build each material's rule tables (gen/rule_table.h) */
 };
 
 /* Builds the n materials in `wanted` (any orientation) and every material they depend on

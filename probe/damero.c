@@ -20,16 +20,18 @@
 #include "core/notation.h"
 #include "format/index.h"
 #include "format/lookup.h"
+#include "format/rule_state.h"
 #include "format/tablefile.h"
 #include "format/value.h"
 #include "probe/cache.h"
 #include "probe/probe_fail.h"
+#include "probe/probe_rules.h"
 
 _Static_assert(DAMERO_MAX_MOVES == MAX_MOVES, "the public bound is the move generator's");
 _Static_assert(DAMERO_SQUARE_NAME_SIZE == SQUARE_NAME_SIZE, "the public size is notation's");
 _Static_assert(DAMERO_MAX_CACHE_BYTES == BLOCK_CACHE_MAX_BYTES, "the public bound is the cache's");
 
-#define NUM_METRICS 3
+#define NUM_METRICS METRIC_LAST
 #define PATH_SIZE 4096
 
 /* One table file of a material: listed when the handle opens, opened and checked on
@@ -67,6 +69,8 @@ struct damero_tb {
     pthread_mutex_t dctx_lock;             /* guards the pool of zstd contexts */
     ZSTD_DCtx **dctx_pool;
     size_t dctx_free, dctx_capacity;
+    struct rule_row rows[2];               /* the variant's move-limit rules, by reading */
+    bool rows_ready;                       /* rows[] hold them (else no rules can be read) */
     int bit_of_number[MAX_SQUARES + 1];    /* square number -> internal bit */
     int number_of_bit[MAX_SQUARES];        /* internal bit -> square number, 0 if none */
 };
@@ -144,7 +148,7 @@ static void give_dctx(damero_tb *tb, ZSTD_DCtx *d)
 static enum table_metric metric_of_suffix(const char *name, size_t *base_length)
 {
     size_t n = strlen(name);
-    for (int metric = METRIC_WDL; metric <= METRIC_MTC; metric++) {
+    for (int metric = METRIC_WDL; metric <= METRIC_LAST; metric++) {
         const char *suffix = table_metric_suffix((enum table_metric)metric);
         size_t k = strlen(suffix);
         if (n > k && strcmp(name + n - k, suffix) == 0) {
@@ -325,6 +329,8 @@ int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero
     snprintf(tb->root, sizeof tb->root, "%s", dir);
     snprintf(tb->dir, sizeof tb->dir, "%s/%s", dir, v->name);
     number_squares(tb);
+    tb->rows_ready = rule_row_init(&tb->rows[0], tb->v, 0) == 0 &&
+                     rule_row_init(&tb->rows[1], tb->v, 1) == 0;
     tb->cache = block_cache_create(cache_bytes, &failed);
     int status = failed ? fail(DAMERO_ERR_MEMORY, "out of memory for a cache of %zu bytes",
                                cache_bytes)
@@ -668,6 +674,82 @@ static int dtm_of(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mt
     return DAMERO_OK;
 }
 
+const struct rule_row *probe_rule_row(const damero_tb *tb, int reading)
+{
+    return tb && tb->rows_ready && (reading == 0 || reading == 1) ? &tb->rows[reading] : NULL;
+}
+
+int probe_position_in(const damero_tb *tb, const damero_position *pos, struct position *p)
+{
+    return to_internal(tb, pos, p);
+}
+
+int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc)
+{
+    return dtm_of(tb, p, dtm, mtc);
+}
+
+/* The value of index i of t's rule table under `metric`, when the file is there. */
+static int rules_value_at(damero_tb *tb, struct tb_table *t, enum table_metric metric,
+                          enum side side, uint64_t i, dtm_t *value, bool *known)
+{
+    unsigned v = 0;
+    *known = false;
+    if (!t || atomic_load_explicit(&t->file[metric - 1].state, memory_order_relaxed) ==
+                  FILE_ABSENT)
+        return DAMERO_OK;
+    int status = use_file(tb, t, metric);
+    if (status == DAMERO_OK)
+        status = read_value(tb, t, metric, side, i, &v);
+    *value = (dtm_t)v;
+    *known = status == DAMERO_OK;
+    return status;
+}
+
+int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
+                      bool *known)
+{
+    struct lookup l;
+    enum game_end over;
+    *known = false;
+    int status = lookup(tb, p, &l, &over);
+    if (status != DAMERO_OK || over != GAME_GOES_ON)
+        return status;
+    struct tb_table *t = tb->by_code[material_code(&l.material)];
+    enum table_metric metric = table_metric_rules(reading);
+    if (!t || atomic_load_explicit(&t->file[metric - 1].state, memory_order_relaxed) ==
+                  FILE_ABSENT)
+        return DAMERO_OK;
+    if ((status = use_file(tb, t, metric)) != DAMERO_OK) /* the index is made there */
+        return status;
+    return rules_value_at(tb, t, metric, l.oriented.side, index_of(&t->ix, &l.oriented, NULL),
+                          value, known);
+}
+
+int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
+                 mtc_t *mtc, dtm_t *fresh, bool *known)
+{
+    const struct tb_table *t = NULL;
+    struct position q;
+    enum game_end over;
+    unsigned d, c;
+    *known = false;
+    int status = find_table(tb, p, NEEDS(METRIC_DTM) | NEEDS(METRIC_MTC), &over, &t, &q);
+    if (status != DAMERO_OK || over != GAME_GOES_ON) {
+        *dtm = dtm_game_end(over);
+        *mtc = mtc_game_end(over);
+        return status;
+    }
+    uint64_t i = index_of(&t->ix, &q, NULL);
+    if ((status = read_value(tb, t, METRIC_DTM, q.side, i, &d)) != DAMERO_OK ||
+        (status = read_value(tb, t, METRIC_MTC, q.side, i, &c)) != DAMERO_OK)
+        return status;
+    *dtm = (dtm_t)d;
+    *mtc = (mtc_t)c;
+    return rules_value_at(tb, (struct tb_table *)t, table_metric_rules(reading), q.side, i,
+                          fresh, known);
+}
+
 static int public_wdl(enum wdl w)
 {
     return w == WDL_WIN ? DAMERO_WIN : w == WDL_LOSS ? DAMERO_LOSS : DAMERO_DRAW;
@@ -681,6 +763,11 @@ static damero_value public_value(dtm_t dtm, mtc_t mtc)
         v.mtc = mtc == MTC_NONE ? -1 : mtc_plies(mtc);
     }
     return v;
+}
+
+damero_value probe_public_value(dtm_t dtm, mtc_t mtc)
+{
+    return public_value(dtm, mtc);
 }
 
 int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl)
@@ -895,7 +982,7 @@ int damero_check(damero_tb *tb, damero_problem_fn report, void *context, int *fi
         return fail(DAMERO_ERR_ARGUMENT, "damero_check: a NULL argument");
     for (int c = 0; c < MATERIAL_CODES; c++) {
         struct tb_table *t = tb->by_code[c];
-        for (int metric = METRIC_WDL; t && metric <= METRIC_MTC; metric++) {
+        for (int metric = METRIC_WDL; t && metric <= METRIC_LAST; metric++) {
             if (atomic_load(&t->file[metric - 1].state) == FILE_ABSENT)
                 continue;
             int status = check_file(tb, t, (enum table_metric)metric, report, context);

@@ -371,7 +371,8 @@ typedef struct damero_rules_value {
     int tables_beyond;   /* 1 when the search met a won or lost position in which no count
                             runs and took the tables' value there: a count that would start
                             later on that line (a rule's ending reached by a capture or
-                            promotion) is not followed. 0: the value is exact. */
+                            promotion) is not followed. 0: the value is exact. Never 1
+                            where the rule tables (damero gen --rules) are there. */
     damero_counts counts; /* the counts of pos as the value takes them: the given ones,
                             those that start at pos started (0), those of rules not in
                             force DAMERO_COUNT_NOT_STARTED */
@@ -382,11 +383,15 @@ typedef struct damero_rules_value {
  *
  * Cost: a draw without the rules, or a win or loss that a count's remaining plies cannot
  * hold (by DTM, or by MTC for a count reset by captures and man moves), is answered from
- * the tables at about the cost of damero_probe. Otherwise the call searches the game
- * tree under the counts, with a transposition table, probing the DTM and MTC tables at
- * every node: from about a thousand probes for a fresh 5-move count to a few hundred
- * thousand for a long count in a large ending; the search takes memory (about 100 bytes
- * per state) and returns DAMERO_ERR_MEMORY beyond 4 million states.
+ * the tables at about the cost of damero_probe. Where the rule tables of the reading are
+ * there (MATERIAL.ru0, .ru1: damero gen --rules), one more lookup answers every other
+ * state but a win (or loss) whose no-progress count, already running when pos was
+ * reached, has fewer plies left than the win needs; there the call searches, no deeper
+ * than that count has plies left. Without rule tables the call searches the game tree
+ * under the counts, with a transposition table, probing the DTM and MTC tables at every
+ * node: from about a thousand probes for a fresh 5-move count to a few hundred thousand
+ * for a long count in a large ending; the search takes memory (about 100 bytes per
+ * state) and returns DAMERO_ERR_MEMORY beyond 4 million states.
  *
  * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer, a reading other than 0 or 1),
  * or an error of damero_probe. Thread-safe. */

@@ -29,11 +29,13 @@ static inline int test_materials(const struct variant *v, int pieces,
 }
 
 /* Builds the tables of the n materials (and of what they depend on) into root/<variant>,
- * where damero_open(variant, root, ...) finds them. */
+ * where damero_open(variant, root, ...) finds them. With DAMERO_TEST_RULE_TABLES set in
+ * the environment, their rule tables too (damero gen --rules), so that a test's checks run
+ * on the probe under the rules that reads them. */
 static inline void build_on_disk(const struct variant *v, const char *root,
                                  const struct material *wanted, int n)
 {
-    struct build_options options = { 0 };
+    struct build_options options = { .rule_tables = getenv("DAMERO_TEST_RULE_TABLES") != NULL };
     struct tableset ts;
     char err[512], dir[256];
     snprintf(dir, sizeof dir, "%s/%s", root, v->name);

@@ -1,0 +1,304 @@
+#include "format/rule_search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rule_memo_entry {
+    struct position p;
+    int8_t counts[RULES_MAX];
+    bool used;
+    struct rule_verdict v;
+};
+
+void rule_search_init(struct rule_search *s, const struct rule_row *row,
+                      const struct rule_oracle *oracle, size_t max_states)
+{
+    *s = (struct rule_search){ .row = row, .oracle = oracle, .max_states = max_states };
+}
+
+void rule_search_free(struct rule_search *s)
+{
+    free(s->memo);
+    s->memo = NULL;
+    s->capacity = s->used = 0;
+}
+
+void rule_search_clear(struct rule_search *s)
+{
+    if (s->memo)
+        memset(s->memo, 0, s->capacity * sizeof *s->memo);
+    s->used = 0;
+}
+
+void rule_counts_fresh(const struct rule_row *row, const struct position *p,
+                       struct rule_counts *out)
+{
+    for (int k = 0; k < RULES_MAX; k++)
+        out->plies[k] = RULE_COUNT_NOT_STARTED;
+    rule_counts_settle(row, p, out);
+}
+
+int rule_verdict_rank(struct rule_verdict v)
+{
+    return v.wdl == WDL_WIN ? 100000 - v.plies : v.wdl == WDL_LOSS ? -100000 + v.plies : 0;
+}
+
+struct rule_verdict rule_verdict_parent(struct rule_verdict child)
+{
+    enum wdl wdl = child.wdl == WDL_WIN ? WDL_LOSS : child.wdl == WDL_LOSS ? WDL_WIN : WDL_DRAW;
+    return (struct rule_verdict){ wdl, child.plies < 0 ? -1 : child.plies + 1, child.beyond };
+}
+
+dtm_t rule_verdict_code(struct rule_verdict v)
+{
+    return v.wdl == WDL_WIN ? dtm_win(v.plies) : v.wdl == WDL_LOSS ? dtm_loss(v.plies) : DTM_DRAW;
+}
+
+struct rule_verdict rule_verdict_of_code(dtm_t code)
+{
+    return (struct rule_verdict){ dtm_wdl(code), code == DTM_DRAW ? -1 : dtm_plies(code), false };
+}
+
+static const struct rule_verdict draw_verdict = { WDL_DRAW, -1, false };
+
+/* ---- the transposition table ---- */
+
+static uint64_t state_hash(const struct position *p, const int8_t counts[RULES_MAX])
+{
+    uint64_t h = p->side ? 0x9e3779b97f4a7c15u : 0;
+    const uint64_t words[4] = { p->men[0], p->men[1], p->kings[0], p->kings[1] };
+    for (int k = 0; k < 4; k++)
+        h = (h ^ words[k]) * 0xff51afd7ed558ccdu, h ^= h >> 29;
+    for (int k = 0; k < RULES_MAX; k++)
+        h = (h ^ (uint8_t)counts[k]) * 0xc4ceb9fe1a85ec53u, h ^= h >> 31;
+    return h;
+}
+
+/* The slot of the state: where it is, or the empty one where it would go. */
+static struct rule_memo_entry *memo_slot(struct rule_memo_entry *memo, size_t capacity,
+                                         const struct position *p,
+                                         const int8_t counts[RULES_MAX])
+{
+    size_t i = state_hash(p, counts) & (capacity - 1);
+    while (memo[i].used && !(position_equal(&memo[i].p, p) && memo[i].p.side == p->side &&
+                             memcmp(memo[i].counts, counts, RULES_MAX) == 0))
+        i = (i + 1) & (capacity - 1);
+    return &memo[i];
+}
+
+static int memo_grow(struct rule_search *s)
+{
+    size_t capacity = s->capacity ? 2 * s->capacity : 4096;
+    struct rule_memo_entry *memo = calloc(capacity, sizeof *memo);
+    if (!memo)
+        return RULE_SEARCH_ERR_MEMORY;
+    for (size_t i = 0; i < s->capacity; i++)
+        if (s->memo[i].used)
+            *memo_slot(memo, capacity, &s->memo[i].p, s->memo[i].counts) = s->memo[i];
+    free(s->memo);
+    s->memo = memo;
+    s->capacity = capacity;
+    return 0;
+}
+
+static int memo_store(struct rule_search *s, const struct position *p,
+                      const int8_t counts[RULES_MAX], struct rule_verdict v)
+{
+    if (s->used >= s->max_states)
+        return RULE_SEARCH_ERR_TOO_MANY;
+    if (2 * (s->used + 1) > s->capacity && memo_grow(s) != 0)
+        return RULE_SEARCH_ERR_MEMORY;
+    struct rule_memo_entry *e = memo_slot(s->memo, s->capacity, p, counts);
+    *e = (struct rule_memo_entry){ .p = *p, .used = true, .v = v };
+    memcpy(e->counts, counts, RULES_MAX);
+    s->used++;
+    return 0;
+}
+
+/* ---- the cuts ---- */
+
+static int plies_left(const struct rule_row *row, const struct position *p,
+                      const struct rule_counts *c, int k)
+{
+    return rule_limit_plies(row, k, p, c->plies[k]) - c->plies[k];
+}
+
+/* Whether a running count has too few plies left for the winner to get out of it. A
+ * "win within" count ends only with the game: the DTM must be within what is left. A
+ * no-progress count stops binding when it is reset or its ending is left, each a capture
+ * or a man move, a conversion; a win under the rules keeps the win without them at every
+ * step, so it converts within the count: the MTC (the fewest plies to a conversion that
+ * keeps the win, the loser delaying it the most) must be within what is left. */
+static bool count_cannot_hold(const struct rule_row *row, const struct position *p,
+                              const struct rule_counts *c, dtm_t dtm, mtc_t mtc)
+{
+    for (int k = 0; k < row->num; k++) {
+        if (c->plies[k] == RULE_COUNT_NOT_STARTED)
+            continue;
+        bool win_within = row_rule(row, k)->kind == LIMIT_WIN_WITHIN;
+        if (!win_within && mtc == MTC_NONE)
+            continue;
+        int needed = win_within ? dtm_plies(dtm) : mtc_plies(mtc);
+        if (needed > plies_left(row, p, c, k))
+            return true;
+    }
+    return false;
+}
+
+/* Whether the fresh value `fresh` of p decides the state (p, c), and then its value
+ * (docs/how-it-works.md, "Values under the rules: the table", 1-3): a fresh draw is a
+ * draw; a win or loss in d plies stays so when every count that differs from the fresh
+ * one has d plies left, and is a draw when a "win within" count has fewer. A count's
+ * limit may change by a ply as the material changes (rule_limit_bounds), so "d plies
+ * left" is taken with its least limit, "fewer" with its greatest. */
+static bool fresh_decides(const struct rule_row *row, const struct position *p,
+                          const struct rule_counts *c, dtm_t fresh, struct rule_verdict *out)
+{
+    struct rule_verdict v = rule_verdict_of_code(fresh);
+    struct rule_counts f;
+    bool all_hold = true;
+    if (v.wdl == WDL_DRAW) {
+        *out = draw_verdict;
+        return true;
+    }
+    rule_counts_fresh(row, p, &f);
+    for (int k = 0; k < row->num; k++) {
+        int least, most;
+        if (c->plies[k] == RULE_COUNT_NOT_STARTED || c->plies[k] == f.plies[k])
+            continue; /* a count equal to the fresh one runs as it does */
+        rule_limit_bounds(row, k, &least, &most);
+        if (row_rule(row, k)->kind == LIMIT_WIN_WITHIN && most - c->plies[k] < v.plies) {
+            *out = draw_verdict;
+            return true;
+        }
+        all_hold &= least - c->plies[k] >= v.plies;
+    }
+    if (all_hold)
+        *out = v;
+    return all_hold;
+}
+
+static bool any_count_runs(const struct rule_row *row, const struct rule_counts *c)
+{
+    for (int k = 0; k < row->num; k++)
+        if (c->plies[k] != RULE_COUNT_NOT_STARTED)
+            return true;
+    return false;
+}
+
+/* ---- the search ---- */
+
+static int solve(struct rule_search *s, const struct position *p, const struct rule_counts *c,
+                 struct rule_verdict *out);
+
+/* The best rank a move can have under the rules, from the value of where it leads
+ * without them: the rules only turn wins and losses into draws, so a move that wins in d
+ * plies without them wins in d or more under them, or draws; any other move at best draws. */
+static int rank_bound(dtm_t child_plain)
+{
+    struct rule_verdict plain = rule_verdict_parent(rule_verdict_of_code(child_plain));
+    return plain.wdl == WDL_WIN ? rule_verdict_rank(plain) : 0;
+}
+
+struct candidate {
+    struct position child;
+    int bound;
+    int move;
+};
+
+/* Highest bound first; the generator's order among equals. */
+static int compare_candidates(const void *pa, const void *pb)
+{
+    const struct candidate *a = pa, *b = pb;
+    if (a->bound != b->bound)
+        return a->bound > b->bound ? -1 : 1;
+    return a->move - b->move;
+}
+
+/* The best move of p under the counts c, searched: the moves in the order of their
+ * bounds (rank_bound), until the best found is as good as any bound left. */
+static int solve_moves(struct rule_search *s, const struct position *p,
+                       const struct rule_counts *c, struct rule_verdict *out)
+{
+    const struct rule_oracle *o = s->oracle;
+    struct move_list *list = malloc(sizeof *list);
+    struct candidate *cand = malloc(MAX_MOVES * sizeof *cand);
+    int status = list && cand ? 0 : RULE_SEARCH_ERR_MEMORY;
+    bool beyond = false;
+    if (status == 0)
+        generate_moves(s->row->v, p, 0, list);
+    for (int k = 0; status == 0 && k < list->count; k++) {
+        dtm_t dtm;
+        mtc_t mtc;
+        make_move(p, &list->moves[k], &cand[k].child);
+        status = o->plain(o->context, &cand[k].child, &dtm, &mtc);
+        cand[k].bound = rank_bound(dtm);
+        cand[k].move = k;
+    }
+    if (status == 0)
+        qsort(cand, (size_t)list->count, sizeof *cand, compare_candidates);
+    for (int k = 0; status == 0 && k < list->count; k++) {
+        if (k > 0 && rule_verdict_rank(*out) >= cand[k].bound)
+            break; /* no move left can do better */
+        const struct move *m = &list->moves[cand[k].move];
+        struct rule_counts after;
+        struct rule_verdict v;
+        rule_counts_after(s->row, p, c, move_facts_of(p, m), &cand[k].child, &after);
+        status = solve(s, &cand[k].child, &after, &v);
+        v = rule_verdict_parent(v);
+        beyond |= v.beyond;
+        if (k == 0 || rule_verdict_rank(v) > rule_verdict_rank(*out))
+            *out = v;
+    }
+    out->beyond = beyond;
+    free(list);
+    free(cand);
+    return status;
+}
+
+static int solve(struct rule_search *s, const struct position *p, const struct rule_counts *c,
+                 struct rule_verdict *out)
+{
+    const struct rule_oracle *o = s->oracle;
+    dtm_t dtm, fresh;
+    mtc_t mtc;
+    bool known;
+    int status = o->plain(o->context, p, &dtm, &mtc);
+    if (status != 0)
+        return status;
+    if (dtm != DTM_DRAW && dtm_plies(dtm) == 0) { /* the game is over */
+        *out = (struct rule_verdict){ dtm_wdl(dtm), 0, false };
+        return 0;
+    }
+    if (dtm == DTM_DRAW || rule_counts_expired(s->row, p, c) >= 0 ||
+        count_cannot_hold(s->row, p, c, dtm, mtc)) {
+        *out = draw_verdict;
+        return 0;
+    }
+    if ((status = o->fresh(o->context, p, &fresh, &known)) != 0)
+        return status;
+    if (known && fresh_decides(s->row, p, c, fresh, out))
+        return 0;
+    if (!known && !any_count_runs(s->row, c)) {
+        *out = (struct rule_verdict){ dtm_wdl(dtm), dtm_plies(dtm), true };
+        return 0;
+    }
+    int8_t key[RULES_MAX];
+    for (int k = 0; k < RULES_MAX; k++)
+        key[k] = (int8_t)c->plies[k];
+    if (s->capacity) {
+        struct rule_memo_entry *e = memo_slot(s->memo, s->capacity, p, key);
+        if (e->used) {
+            *out = e->v;
+            return 0;
+        }
+    }
+    status = solve_moves(s, p, c, out);
+    return status == 0 ? memo_store(s, p, key, *out) : status;
+}
+
+int rule_search_value(struct rule_search *s, const struct position *p,
+                      const struct rule_counts *c, struct rule_verdict *out)
+{
+    return solve(s, p, c, out);
+}

@@ -1,0 +1,78 @@
+/* The value of a state (a position and its counts) under the move-limit rules, by a
+ * search of the game tree under the counts, cut short wherever the tables decide.
+ *
+ * Shared by the probing library (probe/rules_probe.c) and the generator of the rule
+ * tables (gen/rule_table.c): what it reads comes through a rule_oracle, so that each
+ * reads its own way (table files through a cache, or arrays in memory). The cuts and why
+ * they are exact: docs/how-it-works.md, "Values under the rules: the table". */
+#ifndef DAMERO_FORMAT_RULE_SEARCH_H
+#define DAMERO_FORMAT_RULE_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "format/rule_state.h"
+#include "format/value.h"
+
+/* How the search reads values. Each function returns 0, or a negative status of the
+ * caller's that the search passes back. */
+struct rule_oracle {
+    void *context;
+    /* The DTM and MTC of p without the rules (mtc MTC_NONE when unknown). */
+    int (*plain)(void *context, const struct position *p, dtm_t *dtm, mtc_t *mtc);
+    /* The value under the rules of p's fresh state (counts as rule_counts_fresh gives
+     * them), coded as a DTM, when a rule table holds it (*known); else the search goes
+     * on below p, and where no count runs takes the plain value (flagged `beyond`). */
+    int (*fresh)(void *context, const struct position *p, dtm_t *value, bool *known);
+};
+
+#define RULE_SEARCH_ERR_MEMORY (-1000)   /* out of memory */
+#define RULE_SEARCH_ERR_TOO_MANY (-1001) /* more states than max_states */
+
+struct rule_verdict {
+    enum wdl wdl;
+    int plies;      /* -1 in a draw */
+    bool beyond;    /* a plain value was taken where no count runs and no rule table
+                       held the fresh value: an approximation */
+};
+
+struct rule_memo_entry;
+
+/* One search: its rules, its oracle and its transposition table. Not shared between
+ * threads; the transposition table may be kept across calls of the same row, reading
+ * and oracle. */
+struct rule_search {
+    const struct rule_row *row;
+    const struct rule_oracle *oracle;
+    size_t max_states;              /* the transposition table's bound */
+    struct rule_memo_entry *memo;
+    size_t capacity, used;          /* capacity: 0 or a power of two */
+};
+
+void rule_search_init(struct rule_search *s, const struct rule_row *row,
+                      const struct rule_oracle *oracle, size_t max_states);
+void rule_search_free(struct rule_search *s);
+
+/* Empties the transposition table (keeping its memory). */
+void rule_search_clear(struct rule_search *s);
+
+/* The value of p under counts c (settled for p). Returns 0, a status of the oracle's,
+ * RULE_SEARCH_ERR_MEMORY or RULE_SEARCH_ERR_TOO_MANY. */
+int rule_search_value(struct rule_search *s, const struct position *p,
+                      const struct rule_counts *c, struct rule_verdict *out);
+
+/* The fresh counts of p: as rule_counts_settle gives them from none. */
+void rule_counts_fresh(const struct rule_row *row, const struct position *p,
+                       struct rule_counts *out);
+
+/* Wins first by the fewest plies, then draws, then losses by the most plies. */
+int rule_verdict_rank(struct rule_verdict v);
+
+/* The value of a move for the side that plays it, from the value after it. */
+struct rule_verdict rule_verdict_parent(struct rule_verdict child);
+
+/* A verdict as a DTM code, and back. */
+dtm_t rule_verdict_code(struct rule_verdict v);
+struct rule_verdict rule_verdict_of_code(dtm_t code);
+
+#endif

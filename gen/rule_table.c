@@ -1,0 +1,343 @@
+/* Building the rule tables (gen/rule_table.h). A material that no rule covers is solved
+ * by the plain solver over the rule tables of the materials its moves reach; one that a
+ * rule without a precondition covers, by the search under the rules from each position's
+ * fresh state (format/rule_search.h), cut short by the rule tables already built. Why
+ * both are exact: docs/how-it-works.md, "Values under the rules: the table". */
+#include "gen/rule_table.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/lookup.h"
+#include "format/rule_search.h"
+#include "gen/solve.h"
+
+/* A thread's transposition table is emptied before a position once it holds this many
+ * states (about 50 MB), and a search may hold at most RULE_STATES_MAX. */
+#define RULE_STATES_KEPT ((size_t)1 << 19)
+#define RULE_STATES_MAX ((size_t)1 << 24)
+
+int rule_table_readings(const struct variant *v)
+{
+    struct rule_row row;
+    if (rule_row_init(&row, v, 0) < 0 || row.num == 0)
+        return 0;
+    for (int k = 0; k < row.num; k++)
+        if (move_limit_readings(row_rule(&row, k)) > 1)
+            return 2;
+    return 1;
+}
+
+/* ---- the materials a build reads ---- */
+
+/* m's successors, theirs, and so on (m excluded). */
+static int successor_closure(const struct variant *v, const struct material *m,
+                             struct material *out, int capacity)
+{
+    bool *seen = calloc(MATERIAL_CODES, sizeof *seen);
+    struct material next[MAX_SUCCESSORS];
+    int n = 0;
+    for (int done = -1; seen && done < n; done++) {
+        int k = material_successors(v, done < 0 ? m : &out[done], next, MAX_SUCCESSORS);
+        for (int j = 0; j < k; j++)
+            if (!seen[material_code(&next[j])] && n < capacity) {
+                seen[material_code(&next[j])] = true;
+                out[n++] = next[j];
+            }
+    }
+    free(seen);
+    return seen ? n : -1;
+}
+
+/* Material c's rule table of `metric` read from ts->dir into the in-memory set rules, as
+ * its DTM (the plain solver and the search read it there). */
+static int load_rule_table(struct tableset *ts, struct tableset *rules, const struct material *c,
+                           enum table_metric metric, char *err, size_t err_size)
+{
+    struct table t = { .m = *c };
+    struct table_file_info info;
+    void *values[2] = { NULL, NULL };
+    if (tableset_index_init(&t.ix, ts->v, c) < 0) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    if (tableset_read_file(ts, c, metric, t.ix.size, &info, values, err, err_size) < 0) {
+        index_free(&t.ix);
+        return -1;
+    }
+    for (int side = 0; side < 2; side++) {
+        t.dtm[side] = malloc(t.ix.size * sizeof(dtm_t) + 1);
+        for (uint64_t i = 0; t.dtm[side] && i < t.ix.size; i++)
+            t.dtm[side][i] = info.value_bits == 16 ? ((const uint16_t *)values[side])[i]
+                                                   : ((const uint8_t *)values[side])[i];
+        free(values[side]);
+    }
+    if (!t.dtm[0] || !t.dtm[1] || tableset_add(rules, &t) < 0) {
+        table_free(&t);
+        snprintf(err, err_size, "out of memory reading rule tables");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the search over a material a rule covers ---- */
+
+struct rule_context {
+    const struct tableset *ts;     /* the tables without the rules */
+    const struct tableset *rules;  /* the rule tables of the other materials, as DTM */
+    struct material building;      /* canonical: the material whose fresh values are sought */
+};
+
+static int plain_value(void *context, const struct position *p, dtm_t *dtm, mtc_t *mtc)
+{
+    const struct rule_context *rc = context;
+    *mtc = MTC_NONE;
+    return tableset_value(rc->ts, p, dtm, rc->ts->dtm_only ? NULL : mtc);
+}
+
+static int fresh_value(void *context, const struct position *p, dtm_t *value, bool *known)
+{
+    const struct rule_context *rc = context;
+    struct lookup l;
+    const struct table *t = NULL;
+    if (lookup_position(rc->ts->v, p, &l) == LOOKUP_TABLE &&
+        !material_equal(&l.material, &rc->building))
+        t = tableset_find(rc->rules, &l.material);
+    *known = t != NULL;
+    if (t)
+        *value = t->dtm[l.oriented.side][index_of(&t->ix, &l.oriented, NULL)];
+    return 0;
+}
+
+/* The fresh values of every position of the material, by the search, on every thread.
+ * Returns 0, or -1 with err. */
+static int search_material(const struct rule_context *rc, const struct rule_row *row,
+                           const struct material_index *ix, dtm_t *values[2], char *err,
+                           size_t err_size)
+{
+    const struct rule_oracle oracle = { (void *)rc, plain_value, fresh_value };
+    int failure = 0;
+#pragma omp parallel
+    {
+        struct rule_search search;
+        rule_search_init(&search, row, &oracle, RULE_STATES_MAX);
+#pragma omp for schedule(dynamic, 256)
+        for (uint64_t j = 0; j < 2 * ix->size; j++) {
+            struct position p;
+            struct rule_counts fresh;
+            struct rule_verdict v;
+            enum side side = (enum side)(j / ix->size);
+            uint64_t i = j % ix->size;
+            int status;
+#pragma omp atomic read
+            status = failure;
+            if (status != 0)
+                continue;
+            if (search.used > RULE_STATES_KEPT)
+                rule_search_clear(&search);
+            index_position(ix, i, side, &p);
+            rule_counts_fresh(row, &p, &fresh);
+            status = rule_search_value(&search, &p, &fresh, &v);
+            values[side][i] = rule_verdict_code(v);
+            if (status != 0) {
+#pragma omp atomic write
+                failure = status;
+            }
+        }
+        rule_search_free(&search);
+    }
+    if (failure == RULE_SEARCH_ERR_TOO_MANY)
+        snprintf(err, err_size, "a position needs a search of more than %zu states under "
+                 "the rules", RULE_STATES_MAX);
+    else if (failure != 0)
+        snprintf(err, err_size, failure == RULE_SEARCH_ERR_MEMORY
+                                    ? "out of memory searching under the rules"
+                                    : "a table the search under the rules reads is missing");
+    return failure ? -1 : 0;
+}
+
+/* ---- one material ---- */
+
+/* Whether a rule covers m: at all, and one without a precondition (whose count then runs
+ * in every state of the material). */
+static void coverage_of(const struct rule_row *row, const struct material_index *ix,
+                        bool *any, bool *from_start)
+{
+    struct position p;
+    index_position(ix, 0, WHITE, &p);
+    *any = *from_start = false;
+    for (int k = 0; k < row->num; k++) {
+        enum side strong;
+        if (!rule_in_force(row, k, &p, &strong))
+            continue;
+        *any = true;
+        *from_start |= !rule_has_precondition(row_rule(row, k));
+    }
+}
+
+/* The fresh values of m under one reading into t (t->ix and t->dtm set). */
+static int solve_rules(struct tableset *ts, struct tableset *rules, const struct material *m,
+                       int reading, struct table *t, char *err, size_t err_size)
+{
+    struct rule_row row;
+    char name[MATERIAL_NAME_SIZE];
+    bool any, from_start;
+    rule_row_init(&row, ts->v, reading);
+    material_name(m, name);
+    if (tableset_index_init(&t->ix, ts->v, m) < 0) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    coverage_of(&row, &t->ix, &any, &from_start);
+    if (!any) {
+        /* no count runs or starts inside m: the plain solver over the rule tables */
+        index_free(&t->ix);
+        return solve_material(rules, m, NULL, t, err, err_size);
+    }
+    if (!from_start) {
+        snprintf(err, err_size, "%s: only rules with a precondition cover it, which the "
+                 "rule tables do not handle", name);
+        return -1;
+    }
+    t->m = *m;
+    for (int side = 0; side < 2; side++)
+        if (!(t->dtm[side] = malloc(t->ix.size * sizeof(dtm_t) + 1))) {
+            snprintf(err, err_size, "out of memory");
+            return -1;
+        }
+    struct rule_context rc = { ts, rules, *m };
+    return search_material(&rc, &row, &t->ix, t->dtm, err, err_size);
+}
+
+/* The materials a rule table of m reads: m and the closure of its successors. */
+struct gathered {
+    struct material *list;
+    bool *loaded;   /* read into ts for this build, to be forgotten after it */
+    int count;
+};
+
+/* Makes sure ts holds the tables of m and of what its moves reach, and rules the rule
+ * tables of the latter under `metric`. */
+static int gather(struct tableset *ts, struct tableset *rules, const struct material *m,
+                  enum table_metric metric, struct gathered *g, char *err, size_t err_size)
+{
+    g->list = malloc((MATERIAL_CODES + 1) * sizeof *g->list);
+    g->loaded = calloc(MATERIAL_CODES + 1, sizeof *g->loaded);
+    g->count = g->list && g->loaded ? successor_closure(ts->v, m, g->list + 1, MATERIAL_CODES) : -1;
+    if (g->count < 0) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    g->list[0] = *m;
+    g->count++;
+    for (int k = 0; k < g->count; k++) {
+        g->loaded[k] = !tableset_find(ts, &g->list[k]);
+        if (!tableset_get(ts, &g->list[k], err, err_size) ||
+            (k > 0 && load_rule_table(ts, rules, &g->list[k], metric, err, err_size) < 0))
+            return -1;
+    }
+    return 0;
+}
+
+/* Forgets what gather read into ts, and frees g. */
+static void ungather(struct tableset *ts, struct gathered *g)
+{
+    for (int k = 0; k < g->count; k++)
+        if (g->loaded[k])
+            tableset_forget(ts, &g->list[k]);
+    free(g->list);
+    free(g->loaded);
+}
+
+/* The values in bytes (malloc'd into out) when they all fit; returns the width of the
+ * values to write: 8 (out) or 16 (in as it is), or 0 when memory runs out. */
+static uint32_t values_in_bytes(const uint16_t *const in[2], uint64_t n, uint8_t *out[2])
+{
+    for (int side = 0; side < 2; side++)
+        for (uint64_t i = 0; i < n; i++)
+            if (in[side][i] > UINT8_MAX)
+                return 16;
+    for (int side = 0; side < 2; side++) {
+        if (!(out[side] = malloc(n + 1)))
+            return 0;
+        for (uint64_t i = 0; i < n; i++)
+            out[side][i] = (uint8_t)in[side][i];
+    }
+    return 8;
+}
+
+/* Writes t's values as the rule table of `metric`, in bytes when they all fit (as the
+ * DTM files are: half the bytes for zstd and the probe's cache to hold). */
+static int write_rule_table(const struct tableset *ts, const struct table *t,
+                            enum table_metric metric, char *err, size_t err_size)
+{
+    char path[4096];
+    struct table_file_info info = table_file_identity(ts->v, &t->m, metric, t->ix.size);
+    uint8_t *bytes[2] = { NULL, NULL };
+    const void *values[2] = { t->dtm[0], t->dtm[1] };
+    info.value_bits = values_in_bytes((const uint16_t *const[2]){ t->dtm[0], t->dtm[1] },
+                                      t->ix.size, bytes);
+    if (info.value_bits == 0) {
+        snprintf(err, err_size, "out of memory writing a rule table");
+        return -1;
+    }
+    if (info.value_bits == 8)
+        values[0] = bytes[0], values[1] = bytes[1];
+    tableset_path(ts, &t->m, metric, path, sizeof path);
+    int status = table_file_write(path, &info, values, err, err_size);
+    free(bytes[0]);
+    free(bytes[1]);
+    return status;
+}
+
+static int build_reading(struct tableset *ts, const struct material *m, int reading, char *err,
+                         size_t err_size)
+{
+    enum table_metric metric = table_metric_rules(reading);
+    struct tableset rules;
+    struct table t = { .m = *m };
+    struct gathered g = { 0 };
+    tableset_init(&rules, ts->v, NULL);
+    rules.dtm_only = rules.wdl_only = true; /* the plain solver reads DTM only */
+    int status = gather(ts, &rules, m, metric, &g, err, err_size);
+    if (status == 0)
+        status = solve_rules(ts, &rules, m, reading, &t, err, err_size);
+    if (status == 0)
+        status = write_rule_table(ts, &t, metric, err, err_size);
+    table_free(&t);
+    tableset_free(&rules);
+    ungather(ts, &g);
+    return status;
+}
+
+int rule_tables_build(struct tableset *ts, const struct material *m, int *built, char *err,
+                      size_t err_size)
+{
+    int readings = ts->dir && !ts->wdl_only ? rule_table_readings(ts->v) : 0, written = 0;
+    for (int reading = 0; reading < readings; reading++) {
+        struct material_index ix;
+        struct table_file_info info;
+        void *values[2];
+        char ignored[512];
+        if (tableset_index_init(&ix, ts->v, m) < 0) {
+            snprintf(err, err_size, "out of memory");
+            return -1;
+        }
+        bool intact = tableset_read_file(ts, m, table_metric_rules(reading), ix.size, &info,
+                                         values, ignored, sizeof ignored) == 0;
+        index_free(&ix);
+        if (intact) {
+            free(values[0]);
+            free(values[1]);
+            continue;
+        }
+        if (build_reading(ts, m, reading, err, err_size) < 0)
+            return -1;
+        written++;
+    }
+    if (built)
+        *built = written;
+    return 0;
+}

@@ -1,0 +1,40 @@
+/* What the rule-aware probe (probe/rules_probe.c) reads from the handle in
+ * probe/damero.c, on the library's internal positions: the values without the rules, and
+ * the rule tables (gen/rule_table.h). */
+#ifndef DAMERO_PROBE_RULES_H
+#define DAMERO_PROBE_RULES_H
+
+#include <stdbool.h>
+
+#include "format/rule_state.h"
+#include "format/value.h"
+#include "probe/damero.h"
+
+/* The handle's move-limit rules under reading (0 or 1), made when it opened; NULL for
+ * another reading. */
+const struct rule_row *probe_rule_row(const damero_tb *tb, int reading);
+
+/* pos on the internal board, checked as every call checks it (squares, side to move, a
+ * position that can stand). Returns a damero status. */
+int probe_position_in(const damero_tb *tb, const damero_position *pos, struct position *p);
+
+/* The DTM and MTC of p, as damero_probe reads them. Returns a damero status. */
+int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc);
+
+/* The value under the rules of p's fresh state, from the rule table of p's material
+ * under reading (0 or 1): *known is false when that table is not there (nor any value
+ * of a position whose game is over). A table that is there but cannot be read fails as
+ * the other tables do. Returns a damero status. Thread-safe. */
+int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
+                      bool *known);
+
+/* At once what the probe under the rules first reads of p: its DTM and MTC, and its
+ * rule table's value under reading as probe_rules_fresh gives it, with one lookup of the
+ * material and the index. Returns a damero status. Thread-safe. */
+int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
+                 mtc_t *mtc, dtm_t *fresh, bool *known);
+
+/* DTM and MTC codes as damero_probe returns them. */
+damero_value probe_public_value(dtm_t dtm, mtc_t mtc);
+
+#endif
