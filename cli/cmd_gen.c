@@ -95,6 +95,9 @@ static void print_estimate(const struct gen_args *a, const struct build_estimate
     printf("peak memory about %s, solving %s (%.4g positions per side): %s for it, "
            "%s of finished tables held for reading\n",
            peak, name, e->peak_positions, solving, held);
+    printf("that is %.2f bytes per position of %s (both sides to move), %.2f of them to "
+           "solve it\n", e->peak_bytes / (2 * e->peak_positions), name,
+           e->peak_solving / (2 * e->peak_positions));
     printf("budget %s: %s\n", limit, e->peak_bytes <= budget ? "fits" : "does not fit");
 }
 
@@ -217,6 +220,9 @@ int cmd_gen(int argc, char **argv)
            report.positions_built, report.seconds,
            report.seconds > 0 ? (double)report.positions_built / report.seconds / 1e6 : 0.0,
            omp_get_max_threads());
+    if (report.levels_resumed > 0)
+        printf("%d levels of men advancement found finished by a build stopped before: "
+               "not solved again\n", report.levels_resumed);
     if (a.self_check)
         printf("%d tables self-checked: every position agrees with its moves\n",
                report.self_checked);

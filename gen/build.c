@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "gen/level_file.h"
 #include "gen/rule_table.h"
 #include "gen/self_check.h"
 #include "gen/solve.h"
@@ -24,6 +25,8 @@ struct plan {
     int count;
     int last_use[MAX_MATERIALS];         /* the last item that reads each one */
     double positions[MAX_MATERIALS];     /* per side to move (estimated when kings only) */
+    double largest_level[MAX_MATERIALS]; /* positions per side of its largest level */
+    double dtm_bytes[MAX_MATERIALS];     /* per position and side of its DTM when held */
     int reads[MAX_MATERIALS][MAX_SUCCESSORS]; /* the items each one reads: its successors */
     int num_reads[MAX_MATERIALS];
 };
@@ -70,22 +73,51 @@ static double work_estimate(const struct variant *v, const struct material *m)
     return material_men(m) == 0 ? n / g->num_syms : n;
 }
 
-/* Positions of a material per side to move: exact when it has men, from work_estimate
- * when it has only kings (counting its symmetry classes takes a while). */
-static double material_positions(const struct variant *v, const struct material *m)
+/* Positions of a material per side to move, and of its largest level of men advancement:
+ * exact when it has men, from work_estimate when it has only kings (one level; counting
+ * its symmetry classes takes a while). */
+static double material_positions(const struct variant *v, const struct material *m,
+                                 double *largest_level)
 {
     struct material_index ix;
+    struct material_levels levels;
     double n;
+    *largest_level = work_estimate(v, m);
     if (material_men(m) == 0 || index_init(&ix, v, m) < 0)
-        return work_estimate(v, m);
+        return *largest_level;
     n = (double)ix.size;
+    *largest_level = n;
+    if (material_levels(&ix, &levels) == 0)
+        *largest_level = (double)material_levels_largest(&levels);
+    material_levels_free(&levels);
     index_free(&ix);
     return n;
 }
 
-static void make_plan(const struct variant *v, const struct material *wanted, int n,
+/* The bytes per position and side of m's DTM held for reading in ts: one where it fits
+ * in a byte (known from its file, if it is on disk already, or in a WDL-only build),
+ * else two; its MTC too where the set keeps it. */
+static double dtm_bytes(const struct tableset *ts, const struct material *m)
+{
+    char path[4096], err[512];
+    struct table_file_info info;
+    if (!ts->dtm_only)
+        return 2 + 2;
+    if (ts->wdl_only)
+        return 1;
+    if (!ts->dir)
+        return 2;
+    tableset_path(ts, m, METRIC_DTM, path, sizeof path);
+    return table_file_read_info(path, &info, err, sizeof err) == TABLE_OK &&
+                   info.value_bits == 8
+               ? 1
+               : 2;
+}
+
+static void make_plan(const struct tableset *ts, const struct material *wanted, int n,
                       struct plan *plan)
 {
+    const struct variant *v = ts->v;
     bool seen[MATERIAL_CODES] = { false };
     struct material next[MAX_SUCCESSORS];
     plan->count = 0;
@@ -94,7 +126,8 @@ static void make_plan(const struct variant *v, const struct material *wanted, in
     qsort(plan->list, (size_t)plan->count, sizeof plan->list[0], compare_materials);
     for (int k = 0; k < plan->count; k++) {
         plan->last_use[k] = k;
-        plan->positions[k] = material_positions(v, &plan->list[k]);
+        plan->positions[k] = material_positions(v, &plan->list[k], &plan->largest_level[k]);
+        plan->dtm_bytes[k] = dtm_bytes(ts, &plan->list[k]);
     }
     for (int k = 0; k < plan->count; k++) {
         int s = material_successors(v, &plan->list[k], next, MAX_SUCCESSORS);
@@ -128,35 +161,84 @@ static int next_reader(const struct plan *plan, int j, int k)
     return plan->count;
 }
 
-/* The memory model (docs/how-it-works.md, "Memory and scale"): the bytes per position, both sides
- * to move together, that a build holds. The table being solved holds its DTM and MTC
- * (2 bytes each per side), its count byte per side and the capture bits; each finished
- * table it reads is held as its DTM (and its MTC too where the set keeps it, for the
- * self-check). The rest (the agenda, the index, the program) is a share on top and a
- * fixed amount. */
-#define SOLVING_BYTES (2 * (2 + 2 + 1) + 2.0 / 8)
+/* The memory model (docs/how-it-works.md, "Memory and scale"): the bytes per position, both
+ * sides to move together, that a build holds. Solving holds, for each position of the
+ * level being solved, its DTM and MTC (2 bytes each per side), its count byte, and the
+ * DTM of the level before (2 bytes); with a table directory, that is all (LEVEL_BYTES
+ * per position of the largest level), and then the table files are assembled one metric
+ * at a time (at most 2 bytes per position and side, ASSEMBLY_BYTES) with one level read
+ * back (READ_BYTES per position of it). Without a directory the table's DTM and MTC stay
+ * in memory (WHOLE_BYTES). Each finished table it reads is held as its DTM, in a byte
+ * where it fits (dtm_bytes), and its MTC too where the set keeps it, for the self-check. The rest (the agenda, the index, the
+ * program) is a share on top and a fixed amount. */
+#define LEVEL_BYTES (2 * (2 + 2 + 1 + 2))
+#define READ_BYTES (2 * (2 + 2 + 1))
+#define ASSEMBLY_BYTES (2 * 2)
+#define WHOLE_BYTES (2 * (2 + 2))
 #define WORK_SHARE 0.15
 #define FIXED_BYTES (16.0 * 1024 * 1024)
 
-static double held_bytes(const struct tableset *ts, const struct plan *plan, int j)
+/* The bytes of assembling the table files of a material of `positions` positions per
+ * side whose largest level has `level`. */
+static double assembly_bytes(double positions, double level)
 {
-    return 2 * (ts->dtm_only ? 2 : 2 + 2) * plan->positions[j];
+    return READ_BYTES * level + ASSEMBLY_BYTES * positions;
 }
 
-/* What solving item k of the plan needs at least: the bytes of the table being solved,
- * and of the finished tables it reads. */
-static void memory_at(const struct tableset *ts, const struct plan *plan, int k,
-                      double *solving, double *held)
+static double held_bytes(const struct plan *plan, int j)
 {
-    *solving = SOLVING_BYTES * plan->positions[k];
-    *held = 0;
-    for (int r = 0; r < plan->num_reads[k]; r++)
-        *held += held_bytes(ts, plan, plan->reads[k][r]);
+    return 2 * plan->dtm_bytes[j] * plan->positions[j];
 }
 
 static double memory_total(double solving, double held)
 {
     return (solving + held) * (1 + WORK_SHARE) + FIXED_BYTES;
+}
+
+/* What building item k of the plan needs at least at its peak: the bytes of the table
+ * being solved, and of the finished tables held for reading then. Solving reads its
+ * successors; assembling its files does not, and drops them first when they would not
+ * fit beside it (build_one), so that its peak is then its own. */
+static void memory_at(const struct tableset *ts, const struct plan *plan, int k,
+                      double *solving, double *held)
+{
+    double level = plan->largest_level[k], all = plan->positions[k];
+    *solving = LEVEL_BYTES * level + (ts->dir ? 0 : WHOLE_BYTES * all);
+    *held = 0;
+    for (int r = 0; r < plan->num_reads[k]; r++)
+        *held += held_bytes(plan, plan->reads[k][r]);
+    if (ts->dir && assembly_bytes(all, level) > *solving + *held) {
+        *solving = assembly_bytes(all, level);
+        *held = 0;
+    }
+}
+
+/* The bytes of the finished tables in memory now. */
+static double held_now(const struct tableset *ts)
+{
+    double bytes = 0;
+    for (int c = 0; c < MATERIAL_CODES; c++)
+        if (ts->by_code[c])
+            bytes += 2 * (ts->by_code[c]->dtm8[0] ? 1 : ts->dtm_only ? 2 : 2 + 2) *
+                     (double)ts->by_code[c]->ix.size;
+    return bytes;
+}
+
+/* Before assembling the files of t: drops every finished table from memory when they
+ * would not fit beside the assembly in the budget (they are read again when needed). */
+static void room_to_assemble(struct tableset *ts, const struct table *t, double budget)
+{
+    struct material_levels levels;
+    double level = (double)t->ix.size;
+    if (budget <= 0 || material_levels(&t->ix, &levels) < 0)
+        return;
+    level = (double)material_levels_largest(&levels);
+    material_levels_free(&levels);
+    if (memory_total(assembly_bytes((double)t->ix.size, level), held_now(ts)) <= budget)
+        return;
+    for (int c = 0; c < MATERIAL_CODES; c++)
+        if (ts->by_code[c])
+            tableset_forget(ts, &ts->by_code[c]->m);
 }
 
 /* The item of the plan that needs the most memory, and the figures of that peak. */
@@ -209,92 +291,6 @@ static int check_budget(const struct variant *v, const struct build_estimate *e,
     return -1;
 }
 
-static void write_metric(const struct tableset *ts, const struct table *t,
-                         enum table_metric metric, uint32_t flags, const void *const values[2],
-                         uint32_t value_bits, int *result, char *err, size_t err_size)
-{
-    char path[4096];
-    struct table_file_info info = table_file_identity(ts->v, &t->m, metric, t->ix.size);
-    if (*result < 0)
-        return;
-    info.value_bits = value_bits;
-    info.flags = flags;
-    tableset_path(ts, &t->m, metric, path, sizeof path);
-    *result = table_file_write(path, &info, values, err, err_size);
-}
-
-/* Values narrowed to bytes when they all fit, which halves what zstd has to work on.
- * Returns the width written: 8 bits (into out) or 16 (the values as they are). */
-static uint32_t narrow(const uint16_t *const in[2], uint64_t n, uint8_t *out[2])
-{
-    unsigned most = 0;
-    for (int side = 0; side < 2; side++) {
-#pragma omp parallel for schedule(static) reduction(max : most)
-        for (uint64_t i = 0; i < n; i++)
-            most = in[side][i] > most ? in[side][i] : most;
-    }
-    if (most > UINT8_MAX)
-        return 16;
-    for (int side = 0; side < 2; side++) {
-#pragma omp parallel for schedule(static)
-        for (uint64_t i = 0; i < n; i++)
-            out[side][i] = (uint8_t)in[side][i];
-    }
-    return 8;
-}
-
-/* The WDL values. With dont_cares, those where the side to move must capture are
- * replaced by the value before (a don't-care the prober resolves by playing the
- * captures): long runs compress best. */
-static void wdl_values(const struct table *t, bool dont_cares, uint8_t *out[2])
-{
-    uint64_t n = t->ix.size;
-    for (int side = 0; side < 2; side++) {
-        const uint64_t *captures = t->captures[side];
-#pragma omp parallel for schedule(static)
-        for (uint64_t i = 0; i < n; i++)
-            out[side][i] = (uint8_t)dtm_wdl(t->dtm[side][i]);
-        if (!dont_cares)
-            continue;
-        uint8_t previous = WDL_DRAW;
-        for (uint64_t i = 0; i < n; i++) {
-            if (captures[i / 64] >> (i % 64) & 1)
-                out[side][i] = previous;
-            previous = out[side][i];
-        }
-    }
-}
-
-static int write_table(const struct tableset *ts, const struct table *t, char *err,
-                       size_t err_size)
-{
-    uint64_t n = t->ix.size;
-    uint8_t *bytes[2] = { malloc(n + 1), malloc(n + 1) };
-    int result = 0;
-
-    if (!bytes[0] || !bytes[1]) {
-        snprintf(err, err_size, "out of memory writing a table");
-        result = -1;
-    }
-    if (result == 0) {
-        /* a WDL-only table is read by later builds: its values stay exact */
-        wdl_values(t, !ts->wdl_only, bytes);
-        write_metric(ts, t, METRIC_WDL,
-                     ts->wdl_only ? TABLE_FLAG_WDL_ONLY : TABLE_FLAG_CAPTURES_DONT_CARE,
-                     (const void *const *)bytes, 2, &result, err, err_size);
-    }
-    const uint16_t *const metrics[2][2] = { { t->dtm[0], t->dtm[1] }, { t->mtc[0], t->mtc[1] } };
-    for (int k = 0; k < 2 && result == 0 && !ts->wdl_only; k++) {
-        uint32_t bits = narrow(metrics[k], n, bytes);
-        write_metric(ts, t, k == 0 ? METRIC_DTM : METRIC_MTC, 0,
-                     bits == 8 ? (const void *const *)bytes : (const void *const *)metrics[k],
-                     bits, &result, err, err_size);
-    }
-    free(bytes[0]);
-    free(bytes[1]);
-    return result;
-}
-
 /* The lock of a table folder, held by the build writing into it (see lock_folder). */
 #define LOCK_NAME ".damero-gen.lock"
 
@@ -323,7 +319,7 @@ static void remove_stale_temporaries(const char *dir)
         return;
     while ((e = readdir(d)) != NULL) {
         char path[4096];
-        if (!is_table_temporary(e->d_name))
+        if (!is_table_temporary(e->d_name) && !is_level_temporary(e->d_name))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         remove(path);
@@ -462,21 +458,32 @@ static bool load_existing(struct tableset *ts, const struct material *m)
     return true;
 }
 
-static int build_one(struct tableset *ts, const struct material *m, struct progress *pr,
-                     char *err, size_t err_size)
+/* Solves m. With a table directory, each level goes to its own file as soon as it is
+ * solved (a killed build resumes from the last one), the table files are assembled from
+ * them, and the table is read back when a later material needs it; without one, the
+ * table stays in the set. Counts it in *report. */
+static int build_one(struct tableset *ts, const struct material *m, double budget,
+                     struct progress *pr, struct build_report *report, char *err,
+                     size_t err_size)
 {
     struct table t;
     char name[MATERIAL_NAME_SIZE];
     struct progress_report progress = { report_solving, pr, report_levels };
-    if (solve_material(ts, m, &progress, &t, err, err_size) < 0)
+    struct level_files files = { ts, *m, 0 };
+    struct level_store store;
+    level_files_store(&files, &store);
+    if (solve_material(ts, m, ts->dir ? &store : NULL, &progress, &t, err, err_size) < 0)
         return -1;
-    if (ts->dir && write_table(ts, &t, err, err_size) < 0) {
+    report->built++;
+    report->positions_built += 2 * t.ix.size;
+    report->levels_resumed += files.found;
+    if (ts->dir) {
+        room_to_assemble(ts, &t, budget);
+        int result = level_files_assemble(ts, &t, err, err_size);
+        if (result == 0)
+            level_files_remove(ts, m);
         table_free(&t);
-        return -1;
-    }
-    for (int side = 0; side < 2 && ts->dir; side++) {
-        free(t.captures[side]);
-        t.captures[side] = NULL;
+        return result;
     }
     if (tableset_add(ts, &t) < 0) {
         material_name(m, name);
@@ -496,7 +503,7 @@ static void make_room(struct tableset *ts, const struct plan *plan, int k, doubl
     memory_at(ts, plan, k, &solving, &held);
     for (int j = 0; j < k; j++)
         if (tableset_find(ts, &plan->list[j]) && !plan_reads(plan, k, j))
-            kept += held_bytes(ts, plan, j);
+            kept += held_bytes(plan, j);
     while (budget > 0 && kept > 0 && memory_total(solving, held + kept) > budget) {
         int latest = -1, latest_use = -1;
         for (int j = 0; j < k; j++) {
@@ -507,7 +514,7 @@ static void make_room(struct tableset *ts, const struct plan *plan, int k, doubl
             }
         }
         tableset_forget(ts, &plan->list[latest]);
-        kept -= held_bytes(ts, plan, latest);
+        kept -= held_bytes(plan, latest);
     }
 }
 
@@ -541,19 +548,20 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
             /* built earlier in this process */
         } else if (load_existing(ts, m)) {
             report.found++;
+            if (lock >= 0)
+                level_files_remove(ts, m); /* left by a build killed as it finished */
         } else {
             if (tableset_get_successors(ts, m, err, err_size) < 0 ||
-                build_one(ts, m, &pr, err, err_size) < 0)
+                build_one(ts, m, options->memory_budget, &pr, &report, err, err_size) < 0)
                 goto fail;
-            report.built++;
-            report.positions_built += 2 * tableset_find(ts, m)->ix.size;
         }
         if (options->self_check) {
             char why[1024], name[MATERIAL_NAME_SIZE];
             uint64_t bad;
             struct progress_report progress = { report_solving, &pr, NULL };
             material_name(m, name);
-            if (tableset_get_successors(ts, m, err, err_size) < 0)
+            if (!tableset_get(ts, m, err, err_size) ||
+                tableset_get_successors(ts, m, err, err_size) < 0)
                 goto fail;
             snprintf(pr.name, sizeof pr.name, "%s self-check", name);
             pr.current_fraction = 0;
@@ -603,7 +611,7 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
         snprintf(err, err_size, "out of memory");
         return -1;
     }
-    make_plan(ts->v, wanted, n, plan);
+    make_plan(ts, wanted, n, plan);
     struct build_estimate estimate;
     estimate_plan(ts, plan, &estimate);
     if (options->estimate)

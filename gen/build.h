@@ -12,6 +12,8 @@
 struct build_report {
     int built, found;          /* tables solved, and tables read intact from disk */
     int self_checked;          /* tables run through the self-check (gen/self_check.h) */
+    int levels_resumed;        /* levels of men advancement found finished by a build
+                                * killed before, and not solved again */
     uint64_t positions_built;  /* positions solved, both sides to move */
     double seconds;
 };

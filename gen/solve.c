@@ -26,12 +26,27 @@ struct level {
 #define COUNT_MASK 0x7f
 #define MUST_CAPTURE 0x80
 
+/* The values of the level being solved, and of the one a man's step leads to, are held by
+ * their place in their level (level_place), not by index: memory holds one level at a
+ * time, not the material. */
 struct solver {
     const struct variant *v;
     const struct tableset *ts;
     struct table *t;
+    uint64_t per_config;  /* positions per men configuration */
+    uint64_t *place;      /* by men configuration: its place among its level's */
+    dtm_t *dtm[2];        /* the level being solved, by side to move and place */
+    mtc_t *mtc[2];
     uint8_t *count[2];
+    dtm_t *above[2];      /* the finished DTM of the level one man step more advanced */
 };
+
+/* Where index i is in the arrays of its level: its configuration's place among the
+ * level's, then its king placement. */
+static uint64_t level_place(const struct solver *s, uint64_t i)
+{
+    return s->place[i / s->per_config] * s->per_config + i % s->per_config;
+}
 
 enum metric_pass { PASS_DTM, PASS_MTC };
 
@@ -121,7 +136,7 @@ static dtm_t child_dtm(const struct solver *s, const struct move *m, const struc
 {
     dtm_t v = DTM_DRAW;
     if (m->captured == 0 && !m->promotes)
-        return s->t->dtm[child->side][index_of(&s->t->ix, child, NULL)];
+        return s->above[child->side][level_place(s, index_of(&s->t->ix, child, NULL))];
     tableset_value(s->ts, child, &v, NULL); /* its successors are all in memory */
     return v;
 }
@@ -142,9 +157,9 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
     enum game_end end = lone_piece_end(s->v, p);
     if (end != GAME_GOES_ON) {
         /* the game is over as it stands: final, no move to wait for */
-        s->t->dtm[side][i] = dtm_game_end(end);
-        s->t->mtc[side][i] = mtc_game_end(end);
-        s->count[side][i] = 0;
+        s->dtm[side][level_place(s, i)] = dtm_game_end(end);
+        s->mtc[side][level_place(s, i)] = mtc_game_end(end);
+        s->count[side][level_place(s, i)] = 0;
         return;
     }
     generate_moves(s->v, p, 0, &list);
@@ -160,8 +175,8 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
         any_external = true;
     }
 
-    dtm_t *dtm = &s->t->dtm[side][i];
-    mtc_t *mtc = &s->t->mtc[side][i];
+    dtm_t *dtm = &s->dtm[side][level_place(s, i)];
+    mtc_t *mtc = &s->mtc[side][level_place(s, i)];
     *mtc = MTC_NONE;
     if (list.count == 0) {
         *dtm = dtm_no_move(s->v);
@@ -179,7 +194,7 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
     }
     int escape = any_external && !dtm_is_loss(best);
     bool capture = list.count > 0 && list.moves[0].captured != 0;
-    s->count[side][i] = (uint8_t)((internal == 0 ? 0 : internal + escape) |
+    s->count[side][level_place(s, i)] = (uint8_t)((internal == 0 ? 0 : internal + escape) |
                                   (capture ? MUST_CAPTURE : 0));
 }
 
@@ -210,7 +225,7 @@ static int predecessors(const struct solver *s, enum metric_pass pass, const str
                 i = index_of(&s->t->ix, &pred, NULL);
             else if (!index_of_kings_if_representative(&s->t->ix, config, &pred, &i))
                 continue;
-            if (!(count[i] & MUST_CAPTURE))
+            if (!(count[level_place(s, i)] & MUST_CAPTURE))
                 out[n++] = i;
         }
     }
@@ -308,7 +323,7 @@ static bool keeps_shorter_mtc(uint16_t cur, uint16_t mtc) { return cur != MTC_NO
 /* One more move of the position shown to lose; true when it was the last one. */
 static bool refute_move(struct solver *s, enum side side, uint64_t i)
 {
-    return (__atomic_sub_fetch(&s->count[side][i], 1, __ATOMIC_RELAXED) & COUNT_MASK) == 0;
+    return (__atomic_sub_fetch(&s->count[side][level_place(s, i)], 1, __ATOMIC_RELAXED) & COUNT_MASK) == 0;
 }
 
 /* Whether (side, i) is final with this code: a win, or a loss with every move refuted (a
@@ -316,19 +331,20 @@ static bool refute_move(struct solver *s, enum side side, uint64_t i)
 static bool is_final(const struct solver *s, enum metric_pass pass, enum side side, uint64_t i,
                      uint16_t code)
 {
-    uint16_t v = pass == PASS_DTM ? s->t->dtm[side][i] : s->t->mtc[side][i];
+    uint64_t j = level_place(s, i);
+    uint16_t v = pass == PASS_DTM ? s->dtm[side][j] : s->mtc[side][j];
     if (v != code)
         return false;
-    if (dtm_is_win(s->t->dtm[side][i]))
+    if (dtm_is_win(s->dtm[side][j]))
         return true;
-    return (__atomic_load_n(&s->count[side][i], __ATOMIC_RELAXED) & COUNT_MASK) == 0;
+    return (__atomic_load_n(&s->count[side][j], __ATOMIC_RELAXED) & COUNT_MASK) == 0;
 }
 
 /* DTM: predecessor (side, i) of a position final at `plies`, lost there or not. */
 static void tell_dtm(struct solver *s, enum side side, uint64_t i, bool lost, int plies,
                      struct findings *f)
 {
-    dtm_t *slot = &s->t->dtm[side][i];
+    dtm_t *slot = &s->dtm[side][level_place(s, i)];
     if (lost) {
         if (lower_to(slot, dtm_win(plies + 1), keeps_shorter_win))
             found_final(f, plies + 1, side, i);
@@ -345,8 +361,8 @@ static void tell_dtm(struct solver *s, enum side side, uint64_t i, bool lost, in
 static void tell_mtc(struct solver *s, enum side side, uint64_t i, bool lost, int plies,
                      struct findings *f)
 {
-    dtm_t pred = s->t->dtm[side][i];
-    mtc_t *slot = &s->t->mtc[side][i];
+    dtm_t pred = s->dtm[side][level_place(s, i)];
+    mtc_t *slot = &s->mtc[side][level_place(s, i)];
     if (lost && dtm_is_win(pred)) {
         if (lower_to(slot, mtc_of_plies(plies + 1), keeps_shorter_mtc))
             found_final(f, plies + 1, side, i);
@@ -362,7 +378,7 @@ static void propagate(struct solver *s, enum metric_pass pass, const struct posi
 {
     uint64_t preds[NUM_SYMS * MAX_MOVES];
     enum side other = side_other(p->side);
-    bool lost = dtm_is_loss(s->t->dtm[p->side][i]);
+    bool lost = dtm_is_loss(s->dtm[p->side][level_place(s, i)]);
     /* where the rule on lone pieces ends the game, it ends it in every position of the
      * material: no move within it is ever played */
     if (lone_piece_end(s->v, p) != GAME_GOES_ON)
@@ -396,7 +412,8 @@ static void fill_run(struct solver *s, uint64_t config, uint64_t first, uint64_t
     (void)config;
     for (int side = WHITE; side <= BLACK; side++)
         for (uint64_t i = first; i < first + count; i++) {
-            uint16_t v = f->pass == PASS_DTM ? s->t->dtm[side][i] : s->t->mtc[side][i];
+            uint64_t j = level_place(s, i);
+            uint16_t v = f->pass == PASS_DTM ? s->dtm[side][j] : s->mtc[side][j];
             if (v == 0 || !is_final(s, f->pass, (enum side)side, i, v))
                 continue;
             uint64_t e = ENTRY(side, i);
@@ -449,7 +466,7 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
                 enum side side = ENTRY_SIDE(now.items[k]);
                 uint64_t i = ENTRY_INDEX(now.items[k]), config = index_men_config(&s->t->ix, i);
                 struct position p;
-                if (!f || !is_final(s, pass, side, i, code_at(pass, s->t->dtm[side][i], plies)))
+                if (!f || !is_final(s, pass, side, i, code_at(pass, s->dtm[side][level_place(s, i)], plies)))
                     continue;
                 index_position(&s->t->ix, i, side, &p);
                 propagate(s, pass, &p, config, i, plies, f);
@@ -470,9 +487,9 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
  * the MTC pass; where it has none, every move it has is a conversion: one ply. */
 static void settle_position(struct solver *s, struct position *p, uint64_t config, uint64_t i)
 {
-    dtm_t *dtm = &s->t->dtm[p->side][i];
-    mtc_t *mtc = &s->t->mtc[p->side][i];
-    uint8_t *count = &s->count[p->side][i];
+    dtm_t *dtm = &s->dtm[p->side][level_place(s, i)];
+    mtc_t *mtc = &s->mtc[p->side][level_place(s, i)];
+    uint8_t *count = &s->count[p->side][level_place(s, i)];
     (void)config;
     if (dtm_is_loss(*dtm) && (*count & COUNT_MASK) != 0)
         *dtm = DTM_DRAW;
@@ -499,7 +516,8 @@ static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t con
     struct move_list list;
     struct position child;
     (void)config;
-    if (!dtm_is_win(s->t->dtm[p->side][i]) || s->t->mtc[p->side][i] != MTC_NONE)
+    uint64_t j = level_place(s, i);
+    if (!dtm_is_win(s->dtm[p->side][j]) || s->mtc[p->side][j] != MTC_NONE)
         return;
     index_place_kings(&s->t->ix, i, p);
     generate_moves(s->v, p, 0, &list);
@@ -507,8 +525,8 @@ static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t con
         if (is_king_move(p, &list.moves[k]) || !is_internal(s->t->ix.g, p, &list.moves[k]))
             continue;
         make_move(p, &list.moves[k], &child);
-        if (dtm_is_loss(s->t->dtm[child.side][index_of(&s->t->ix, &child, NULL)])) {
-            s->t->mtc[p->side][i] = mtc_of_plies(1);
+        if (dtm_is_loss(s->dtm[child.side][level_place(s, index_of(&s->t->ix, &child, NULL))])) {
+            s->mtc[p->side][j] = mtc_of_plies(1);
             return;
         }
     }
@@ -531,98 +549,189 @@ static int solve_level(struct solver *s, const struct level *l)
     return 0;
 }
 
-/* The men configurations ordered from the most advanced down (a counting sort), and
- * where each level of advancement starts in that order. */
-static uint64_t *order_configs(const struct material_index *ix, uint64_t **level_start,
-                               int *num_levels)
+int material_levels(const struct material_index *ix, struct material_levels *out)
 {
     int levels = 2 * MATERIAL_MAX_PIECES * ix->g->ranks + 1;
     uint64_t *order = malloc(ix->men_count * sizeof *order);
     int *rank = malloc(ix->men_count * sizeof *rank);
     uint64_t *start = calloc((size_t)levels + 1, sizeof *start);
     uint64_t *fill = calloc((size_t)levels + 1, sizeof *fill);
-    if (!order || !rank || !start || !fill) {
+    uint64_t *place = malloc(ix->men_count * sizeof *place);
+    int result = 0;
+    if (!order || !rank || !start || !fill || !place) {
         free(order);
         free(start);
-        order = start = NULL;
+        free(place);
+        order = start = place = NULL;
+        result = -1;
     } else {
-        for (uint64_t c = 0; c < ix->men_count; c++) {
+        /* a counting sort, stable: a level's configurations in increasing order (the
+         * ranks on every thread: a men-only material has tens of millions) */
+#pragma omp parallel for schedule(static)
+        for (uint64_t c = 0; c < ix->men_count; c++)
             rank[c] = levels - 1 - index_men_progress(ix, c);
+        for (uint64_t c = 0; c < ix->men_count; c++)
             start[rank[c] + 1]++;
-        }
         for (int k = 0; k < levels; k++)
             start[k + 1] += start[k];
         memcpy(fill, start, (size_t)levels * sizeof *fill);
-        for (uint64_t c = 0; c < ix->men_count; c++)
+        for (uint64_t c = 0; c < ix->men_count; c++) {
+            place[c] = fill[rank[c]] - start[rank[c]];
             order[fill[rank[c]]++] = c;
+        }
     }
     free(rank);
     free(fill);
-    *level_start = start;
-    *num_levels = levels;
-    return order;
+    *out = (struct material_levels){
+        .order = order,
+        .start = start,
+        .place = place,
+        .count = levels,
+        .per_config = ix->reduced ? ix->size : ix->king_count,
+    };
+    return result;
 }
 
-/* Keeps which positions must capture, for the WDL file's don't-care values. */
-static int keep_captures(struct solver *s)
+void material_levels_free(struct material_levels *l)
 {
-    uint64_t n = s->t->ix.size, words = (n + 63) / 64;
+    free(l->order);
+    free(l->start);
+    free(l->place);
+    memset(l, 0, sizeof *l);
+}
+
+uint64_t material_levels_largest(const struct material_levels *l)
+{
+    uint64_t most = 0;
+    for (int k = 0; k < l->count; k++)
+        if (l->start[k + 1] - l->start[k] > most)
+            most = l->start[k + 1] - l->start[k];
+    return most * l->per_config;
+}
+
+/* With no level store, the finished level goes into the table's own arrays, by index. */
+static void keep_level(struct solver *s, const struct level *l)
+{
     for (int side = WHITE; side <= BLACK; side++) {
-        uint64_t *bits = s->t->captures[side] = malloc(words * sizeof *bits);
-        const uint8_t *count = s->count[side];
-        if (!bits)
-            return -1;
 #pragma omp parallel for schedule(static)
-        for (uint64_t w = 0; w < words; w++) {
-            uint64_t word = 0;
-            for (uint64_t i = 64 * w; i < n && i < 64 * w + 64; i++)
-                word |= (uint64_t)((count[i] & MUST_CAPTURE) != 0) << (i & 63);
-            bits[w] = word;
+        for (uint64_t k = 0; k < l->num_configs; k++) {
+            uint64_t to = l->configs[k] * l->per_config, from = k * l->per_config;
+            memcpy(s->t->dtm[side] + to, s->dtm[side] + from, l->per_config * sizeof(dtm_t));
+            memcpy(s->t->mtc[side] + to, s->mtc[side] + from, l->per_config * sizeof(mtc_t));
         }
     }
-    return 0;
 }
 
-static void free_work(struct solver *s, uint64_t *order, uint64_t *level_start)
+/* Hands the finished level to the store: its values, and which positions must capture
+ * (the count bytes keep only that flag from now on). */
+static int store_level(struct solver *s, const struct level *l, int rank,
+                       const struct level_store *store, char *err, size_t err_size)
 {
-    free(order);
-    free(level_start);
-    free(s->count[WHITE]);
-    free(s->count[BLACK]);
+    uint64_t n = l->num_configs * l->per_config;
+    for (int side = WHITE; side <= BLACK; side++) {
+#pragma omp parallel for schedule(static)
+        for (uint64_t j = 0; j < n; j++)
+            s->count[side][j] &= MUST_CAPTURE;
+    }
+    struct finished_level done = {
+        .rank = rank,
+        .positions = n,
+        .dtm = { s->dtm[WHITE], s->dtm[BLACK] },
+        .mtc = { s->mtc[WHITE], s->mtc[BLACK] },
+        .captures = { s->count[WHITE], s->count[BLACK] },
+    };
+    if (s->ts->wdl_only)
+        done.mtc[WHITE] = done.mtc[BLACK] = NULL;
+    return store->put(store->context, &done, err, err_size);
+}
+
+static void free_work(struct solver *s)
+{
+    for (int side = WHITE; side <= BLACK; side++) {
+        free(s->dtm[side]);
+        free(s->mtc[side]);
+        free(s->count[side]);
+        free(s->above[side]);
+    }
+}
+
+/* The working arrays, for the largest level; and with no store, the table's own. */
+static int allocate_work(struct solver *s, const struct material_levels *levels, bool whole)
+{
+    uint64_t most = material_levels_largest(levels), n = s->t->ix.size;
+    int failed = 0;
+    for (int side = WHITE; side <= BLACK; side++) {
+        failed |= !(s->dtm[side] = malloc(most * sizeof(dtm_t) + 1));
+        failed |= !(s->mtc[side] = malloc(most * sizeof(mtc_t) + 1));
+        failed |= !(s->count[side] = malloc(most + 1));
+        failed |= !(s->above[side] = malloc(most * sizeof(dtm_t) + 1));
+        if (whole) {
+            failed |= !(s->t->dtm[side] = malloc(n * sizeof(dtm_t) + 1));
+            failed |= !(s->t->mtc[side] = malloc(n * sizeof(mtc_t) + 1));
+        }
+    }
+    return failed ? -1 : 0;
+}
+
+/* The first level that the store does not have (levels.count when it has them all). */
+static int first_unfinished(const struct material_levels *levels, const struct level_store *store)
+{
+    int k = 0;
+    while (store && k < levels->count &&
+           (levels->start[k + 1] == levels->start[k] ||
+            store->has(store->context, k, (levels->start[k + 1] - levels->start[k]) *
+                                              levels->per_config)))
+        k++;
+    return k;
+}
+
+static void swap_levels(struct solver *s)
+{
+    for (int side = WHITE; side <= BLACK; side++) {
+        dtm_t *solved = s->dtm[side];
+        s->dtm[side] = s->above[side];
+        s->above[side] = solved;
+    }
 }
 
 int solve_material(const struct tableset *ts, const struct material *m,
-                   const struct progress_report *progress, struct table *out, char *err,
-                   size_t err_size)
+                   const struct level_store *store, const struct progress_report *progress,
+                   struct table *out, char *err, size_t err_size)
 {
     struct solver s = { .v = ts->v, .ts = ts, .t = out };
-    uint64_t *order = NULL, *level_start = NULL;
-    int num_levels = 0;
+    struct material_levels levels = { 0 };
 
     memset(out, 0, sizeof *out);
     out->m = *m;
-    if (tableset_index_init(&out->ix, ts->v, m) < 0)
+    if (tableset_index_init(&out->ix, ts->v, m) < 0 || material_levels(&out->ix, &levels) < 0 ||
+        allocate_work(&s, &levels, store == NULL) < 0)
         goto no_memory;
-    for (int side = WHITE; side <= BLACK; side++) {
-        out->dtm[side] = malloc(out->ix.size * sizeof(dtm_t));
-        out->mtc[side] = malloc(out->ix.size * sizeof(mtc_t));
-        s.count[side] = malloc(out->ix.size);
-        if (!out->dtm[side] || !out->mtc[side] || !s.count[side])
-            goto no_memory;
-    }
-    if (!(order = order_configs(&out->ix, &level_start, &num_levels)))
-        goto no_memory;
-    int levels_total = 0, levels_done = 0;
-    for (int k = 0; k < num_levels; k++)
-        levels_total += level_start[k + 1] > level_start[k];
-    for (int k = 0; k < num_levels; k++) {
+    s.per_config = levels.per_config;
+    s.place = levels.place;
+    int levels_total = 0, levels_done = 0, first = first_unfinished(&levels, store);
+    for (int k = 0; k < levels.count; k++)
+        levels_total += levels.start[k + 1] > levels.start[k];
+    for (int k = 0; k < first; k++)
+        levels_done += levels.start[k + 1] > levels.start[k];
+    /* resuming: the level before the first to solve is where its men's steps lead */
+    if (first > 0 && first < levels.count && levels.start[first] > levels.start[first - 1] &&
+        store->read_dtm(store->context, first - 1,
+                        (levels.start[first] - levels.start[first - 1]) * levels.per_config,
+                        s.above, err, err_size) < 0)
+        goto failed;
+    for (int k = first; k < levels.count; k++) {
         struct level l = {
-            .configs = order + level_start[k],
-            .num_configs = level_start[k + 1] - level_start[k],
-            .per_config = out->ix.reduced ? out->ix.size : out->ix.king_count,
+            .configs = levels.order + levels.start[k],
+            .num_configs = levels.start[k + 1] - levels.start[k],
+            .per_config = levels.per_config,
         };
         if (l.num_configs > 0 && solve_level(&s, &l) < 0)
             goto no_memory;
+        if (l.num_configs > 0 && !store)
+            keep_level(&s, &l);
+        else if (l.num_configs > 0 && store_level(&s, &l, k, store, err, err_size) < 0)
+            goto failed;
+        swap_levels(&s); /* an empty level leaves nothing for the next: no man steps there */
         if (l.num_configs == 0)
             continue;
         levels_done++;
@@ -630,17 +739,18 @@ int solve_material(const struct tableset *ts, const struct material *m,
             progress->steps(progress->context, levels_done, levels_total);
         if (progress)
             progress->report(progress->context,
-                             (double)level_start[k + 1] / (double)out->ix.men_count);
+                             (double)levels.start[k + 1] / (double)out->ix.men_count);
     }
-    if (keep_captures(&s) < 0)
-        goto no_memory;
-    free_work(&s, order, level_start);
+    free_work(&s);
+    material_levels_free(&levels);
     return 0;
 
 no_memory:
-    free_work(&s, order, level_start);
     snprintf(err, err_size, "out of memory solving a table of %llu positions per side",
              (unsigned long long)out->ix.size);
+failed:
+    free_work(&s);
+    material_levels_free(&levels);
     table_free(out);
     return -1;
 }

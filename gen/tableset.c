@@ -34,9 +34,9 @@ void table_free(struct table *t)
     for (int side = WHITE; side <= BLACK; side++) {
         free(t->dtm[side]);
         free(t->mtc[side]);
-        free(t->captures[side]);
+        free(t->dtm8[side]);
         t->dtm[side] = t->mtc[side] = NULL;
-        t->captures[side] = NULL;
+        t->dtm8[side] = NULL;
     }
 }
 
@@ -102,9 +102,10 @@ int tableset_read_file(const struct tableset *ts, const struct material *m,
     return -1;
 }
 
-/* Reads one metric's file of table t into 16-bit values. */
+/* Reads one metric's file of table t into 16-bit values; or, when out8 is not NULL and
+ * the file's values are 8 bits wide, into out8 as they are. */
 static int load_metric(const struct tableset *ts, const struct table *t, enum table_metric metric,
-                       uint16_t *out[2], char *err, size_t err_size)
+                       uint16_t *out[2], uint8_t *out8[2], char *err, size_t err_size)
 {
     struct table_file_info info;
     void *values[2];
@@ -116,12 +117,16 @@ static int load_metric(const struct tableset *ts, const struct table *t, enum ta
             out[side] = values[side];
             continue;
         }
+        if (out8) {
+            out8[side] = values[side];
+            continue;
+        }
         out[side] = malloc(info.positions * sizeof(uint16_t) + 1);
         for (uint64_t i = 0; out[side] && i < info.positions; i++)
             out[side][i] = ((uint8_t *)values[side])[i];
         free(values[side]);
     }
-    if (!out[WHITE] || !out[BLACK]) {
+    if ((!out[WHITE] || !out[BLACK]) && !(out8 && out8[WHITE] && out8[BLACK])) {
         snprintf(err, err_size, "out of memory reading a table");
         free(out[WHITE]);
         free(out[BLACK]);
@@ -156,16 +161,22 @@ static int load_wdl_as_dtm(const struct tableset *ts, struct table *t, char *err
     struct table_file_info info;
     void *values[2];
     if (!built_wdl_only(ts, &t->m))
-        return load_metric(ts, t, METRIC_DTM, t->dtm, err, err_size);
+        return load_metric(ts, t, METRIC_DTM, t->dtm, ts->dtm_only ? t->dtm8 : NULL, err,
+                           err_size);
     if (tableset_read_file(ts, &t->m, METRIC_WDL, t->ix.size, &info, values, err, err_size) < 0)
         return -1;
-    for (int side = WHITE; side <= BLACK; side++) {
+    for (int side = WHITE; side <= BLACK && ts->dtm_only; side++) {
+        uint8_t *codes = t->dtm8[side] = values[side]; /* the codes fit in a byte: in place */
+        for (uint64_t i = 0; i < info.positions; i++)
+            codes[i] = (uint8_t)dtm_of_wdl(codes[i]);
+    }
+    for (int side = WHITE; side <= BLACK && !ts->dtm_only; side++) {
         t->dtm[side] = malloc(info.positions * sizeof(dtm_t) + 1);
         for (uint64_t i = 0; t->dtm[side] && i < info.positions; i++)
             t->dtm[side][i] = dtm_of_wdl(((uint8_t *)values[side])[i]);
         free(values[side]);
     }
-    if (!t->dtm[WHITE] || !t->dtm[BLACK]) {
+    if (!ts->dtm_only && (!t->dtm[WHITE] || !t->dtm[BLACK])) {
         snprintf(err, err_size, "out of memory reading a table");
         return -1;
     }
@@ -185,9 +196,9 @@ static int load_values(const struct tableset *ts, struct table *t, char *err, si
                  ts->v->name, name, ts->dir);
         return -1;
     }
-    if (load_metric(ts, t, METRIC_DTM, t->dtm, err, err_size) < 0)
+    if (load_metric(ts, t, METRIC_DTM, t->dtm, ts->dtm_only ? t->dtm8 : NULL, err, err_size) < 0)
         return -1;
-    return ts->dtm_only ? 0 : load_metric(ts, t, METRIC_MTC, t->mtc, err, err_size);
+    return ts->dtm_only ? 0 : load_metric(ts, t, METRIC_MTC, t->mtc, NULL, err, err_size);
 }
 
 const struct table *tableset_get(struct tableset *ts, const struct material *m, char *err,
@@ -223,8 +234,10 @@ int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *d
     if (where != LOOKUP_GAME_OVER && !t)
         return -1;
     uint64_t i = t ? index_of(&t->ix, &l.oriented, NULL) : 0;
-    if (dtm)
-        *dtm = t ? t->dtm[l.oriented.side][i] : dtm_game_end(l.over);
+    if (dtm && t)
+        *dtm = t->dtm8[0] ? t->dtm8[l.oriented.side][i] : t->dtm[l.oriented.side][i];
+    else if (dtm)
+        *dtm = dtm_game_end(l.over);
     if (mtc)
         *mtc = t ? t->mtc[l.oriented.side][i] : mtc_game_end(l.over);
     return 0;

@@ -20,19 +20,20 @@ struct table {
     struct material_index ix;
     dtm_t *dtm[2];           /* indexed by side to move, then by index */
     mtc_t *mtc[2];
-    /* Only in a table just solved, until its files are written (else NULL): bit i of
-     * captures[side] is set when the side to move must capture at index i. */
-    uint64_t *captures[2];
+    /* Instead of dtm[] (then NULL), in a dtm_only set for a table read from a file whose
+     * DTM values fit in a byte: half the memory. Read through tableset_value. */
+    uint8_t *dtm8[2];
 };
 
 struct tableset {
     const struct variant *v;
     const char *dir;         /* the variant's table directory, NULL to keep tables in memory only */
-    bool dtm_only;           /* hold finished tables without their MTC (mtc[] NULL): the
-                              * solver reads only DTM, so a build holds half as much */
+    bool dtm_only;           /* hold finished tables without their MTC (mtc[] NULL), and
+                              * their DTM in a byte where it fits (dtm8[]): the solver
+                              * reads only DTM, so a build holds a quarter as much */
     bool wdl_only;           /* tables are built WDL-only (damero gen --metrics wdl): a
                               * finished table is read from its WDL file (flagged
-                              * TABLE_FLAG_WDL_ONLY) into dtm[] as the codes of a win or loss
+                              * TABLE_FLAG_WDL_ONLY) into dtm8[] as the codes of a win or loss
                               * in 0 plies, or from its DTM file when it has one (set
                               * dtm_only too) */
     struct table *by_code[MATERIAL_CODES]; /* by material_code() of the canonical material */

@@ -60,6 +60,53 @@ check "a WDL-only build with 2 threads differs from one with 1" \
   same_files "$tmp/reference-wdl/russian" "$tmp/wdl2/russian"
 resumed wdl "1 3 8" --variant russian "${materials[@]}" --metrics wdl # 12 files
 
+# --- killed inside a material: it resumes from the last level it finished ---------------
+# Each level of men advancement goes to its own file (MATERIAL.levelNNN) as soon as it is
+# solved. A build killed while N level files are there continues from them when run
+# again, says so, removes them once the table files are written, and ends with the bytes
+# of a build never interrupted.
+level_files() { ls "$1" 2> /dev/null | grep -c '\.level[0-9]*$'; }
+# the materials with level files but no table yet: killed while solving them (the files
+# of one killed after its tables were written are only removed)
+unfinished() {
+  local m
+  for m in $(ls "$1" | sed -n 's/\.level[0-9]*$//p' | sort -u); do
+    [ -e "$1/$m.wdl" ] || echo "$m"
+  done
+}
+killed_at_levels() {
+  local n=$1 dir=$2 pid waited=0
+  shift 2
+  "$damero" gen "$@" > /dev/null 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2> /dev/null && [ "$(level_files "$dir")" -lt "$n" ] &&
+    [ "$waited" -lt 6000 ]; do
+    sleep 0.01
+    waited=$((waited + 1))
+  done
+  kill -9 "$pid" 2> /dev/null
+  wait "$pid" 2> /dev/null
+  return 0
+}
+expect 0 "russian: " -- gen --variant russian MMvMM --threads 1 --dir "$tmp/reference-levels"
+resumed_levels=0
+for n in 2 5 9; do
+  killed_at_levels "$n" "$tmp/levels-$n/russian" --variant russian MMvMM --threads 2 \
+    --dir "$tmp/levels-$n"
+  left=$(unfinished "$tmp/levels-$n/russian")
+  expect 0 "russian: " -- gen --variant russian MMvMM --threads 2 --dir "$tmp/levels-$n"
+  if [ -n "$left" ]; then
+    check "killed while solving $left, the build did not resume from its levels: $out" \
+      grep -q "levels of men advancement found finished" <<< "$out"
+    resumed_levels=$((resumed_levels + 1))
+  fi
+  check "level files left after a finished build: $(ls "$tmp/levels-$n/russian" | grep level)" \
+    test "$(level_files "$tmp/levels-$n/russian")" -eq 0
+  check "a build killed with $n level files differs from one never killed" \
+    same_files "$tmp/reference-levels/russian" "$tmp/levels-$n/russian"
+done
+check "no kill landed inside a material (the machine too fast?)" test "$resumed_levels" -gt 0
+
 # what needs DTM or MTC says that a WDL-only table has none
 expect 1 "built WDL-only" -- info "$tmp/wdl2/russian/KKvK.wdl"
 expect 2 "--metrics takes 'wdl'" -- gen --variant russian --pieces 3 --metrics dtm

@@ -1,0 +1,481 @@
+#include "gen/level_file.h"
+
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "gen/table_io.h"
+
+#define LEVEL_MAGIC "DAMEROLV"
+#define LEVEL_FILE_VERSION 1
+#define LEVEL_COMPRESSION 1 /* the files live minutes: fast beats small */
+
+struct level_header {
+    char magic[8];
+    uint32_t version, index_version;
+    uint32_t material_code;
+    int32_t rank;
+    uint64_t positions; /* per side to move */
+    uint32_t has_mtc;
+    uint32_t max_dtm, max_mtc; /* the largest values, which decide the files' widths */
+    char variant[32];
+};
+
+static void level_path(const struct tableset *ts, const struct material *m, int rank,
+                       char *path, size_t size)
+{
+    char name[MATERIAL_NAME_SIZE];
+    material_name(m, name);
+    snprintf(path, size, "%s/%s.level%03d", ts->dir, name, rank);
+}
+
+bool is_level_temporary(const char *name)
+{
+    const char *tag = strstr(name, ".level");
+    char *end;
+    if (!tag || strncmp(tag + 9, ".tmp.", 5) != 0 || tag[14] == '\0')
+        return false;
+    strtol(tag + 14, &end, 10);
+    return *end == '\0';
+}
+
+/* The header a level file of m must have (max_dtm and max_mtc aside). */
+static struct level_header expected_header(const struct tableset *ts, const struct material *m,
+                                           int rank, uint64_t positions)
+{
+    struct level_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, LEVEL_MAGIC, sizeof h.magic);
+    h.version = LEVEL_FILE_VERSION;
+    h.index_version = INDEX_VERSION;
+    h.material_code = (uint32_t)material_code(m);
+    h.rank = rank;
+    h.positions = positions;
+    h.has_mtc = !ts->wdl_only;
+    snprintf(h.variant, sizeof h.variant, "%s", ts->v->name);
+    return h;
+}
+
+static bool same_level(const struct level_header *a, const struct level_header *b)
+{
+    struct level_header x = *a, y = *b;
+    x.max_dtm = x.max_mtc = y.max_dtm = y.max_mtc = 0;
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* --- writing --------------------------------------------------------------------------- */
+
+/* Compresses `bytes` bytes (the last piece of the frame when `last`) into f. */
+static int compress_into(FILE *f, ZSTD_CCtx *cctx, const void *data, size_t bytes, bool last,
+                         void *buffer, size_t buffer_size)
+{
+    ZSTD_inBuffer in = { data, bytes, 0 };
+    ZSTD_EndDirective mode = last ? ZSTD_e_end : ZSTD_e_continue;
+    size_t left;
+    do {
+        ZSTD_outBuffer out = { buffer, buffer_size, 0 };
+        left = ZSTD_compressStream2(cctx, &out, &in, mode);
+        if (ZSTD_isError(left) || fwrite(buffer, 1, out.pos, f) != out.pos)
+            return -1;
+    } while (last ? left != 0 : in.pos < in.size);
+    return 0;
+}
+
+static uint32_t largest(const uint16_t *const values[2], uint64_t n)
+{
+    unsigned most = 0;
+    for (int side = 0; side < 2 && values[side]; side++) {
+#pragma omp parallel for schedule(static) reduction(max : most)
+        for (uint64_t i = 0; i < n; i++)
+            most = values[side][i] > most ? values[side][i] : most;
+    }
+    return most;
+}
+
+static int write_level_contents(FILE *f, const struct level_header *h,
+                                const struct finished_level *l)
+{
+    size_t buffer_size = ZSTD_CStreamOutSize();
+    void *buffer = malloc(buffer_size);
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    int result = buffer && cctx && fwrite(h, sizeof *h, 1, f) == 1 ? 0 : -1;
+    if (result == 0) {
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, LEVEL_COMPRESSION);
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+        /* zstd without threads refuses this; it then compresses on this thread */
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, omp_get_max_threads());
+    }
+    for (int side = 0; side < 2 && result == 0; side++) {
+        result = compress_into(f, cctx, l->dtm[side], l->positions * sizeof(dtm_t), false,
+                               buffer, buffer_size);
+        if (result == 0 && h->has_mtc)
+            result = compress_into(f, cctx, l->mtc[side], l->positions * sizeof(mtc_t), false,
+                                   buffer, buffer_size);
+        if (result == 0)
+            result = compress_into(f, cctx, l->captures[side], l->positions, side == 1, buffer,
+                                   buffer_size);
+    }
+    if (result == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+        result = -1;
+    ZSTD_freeCCtx(cctx);
+    free(buffer);
+    return result;
+}
+
+static int put_level(void *context, const struct finished_level *l, char *err, size_t err_size)
+{
+    const struct level_files *files = context;
+    char path[4096], tmp[4200];
+    struct level_header h = expected_header(files->ts, &files->m, l->rank, l->positions);
+    h.max_dtm = largest(l->dtm, l->positions);
+    h.max_mtc = l->mtc[0] ? largest(l->mtc, l->positions) : 0;
+    level_path(files->ts, &files->m, l->rank, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = file_create_exclusive(tmp);
+    if (!f) {
+        snprintf(err, err_size, "cannot create %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    int result = write_level_contents(f, &h, l);
+    int saved = errno;
+    if (fclose(f) != 0)
+        result = -1;
+    if (result == 0 && rename(tmp, path) == 0 && file_sync_directory(path) == 0)
+        return 0;
+    snprintf(err, err_size, "cannot write %s: %s", path, strerror(result < 0 ? saved : errno));
+    remove(tmp);
+    return -1;
+}
+
+/* --- reading --------------------------------------------------------------------------- */
+
+struct level_reader {
+    FILE *f;
+    ZSTD_DCtx *dctx;
+    void *input;
+    size_t input_size;
+    ZSTD_inBuffer in;
+    size_t last; /* what zstd said last: 0 once the frame has ended, checksum checked */
+};
+
+/* Opens a level file and checks its header against `want`; *h gets it. */
+static int reader_open(struct level_reader *r, const char *path, const struct level_header *want,
+                       struct level_header *h)
+{
+    memset(r, 0, sizeof *r);
+    r->input_size = ZSTD_DStreamInSize();
+    r->f = fopen(path, "rb");
+    r->dctx = ZSTD_createDCtx();
+    r->input = malloc(r->input_size);
+    r->last = 1;
+    if (!r->f || !r->dctx || !r->input || fread(h, sizeof *h, 1, r->f) != 1 ||
+        !same_level(h, want))
+        return -1;
+    r->in = (ZSTD_inBuffer){ r->input, 0, 0 };
+    return 0;
+}
+
+static void reader_close(struct level_reader *r)
+{
+    if (r->f)
+        fclose(r->f);
+    ZSTD_freeDCtx(r->dctx);
+    free(r->input);
+}
+
+/* Decompresses the next `bytes` bytes into out (NULL: skips them). */
+static int reader_read(struct level_reader *r, void *out, size_t bytes)
+{
+    static _Thread_local uint8_t scratch[1 << 16];
+    while (bytes > 0) {
+        size_t size = out ? bytes : (bytes < sizeof scratch ? bytes : sizeof scratch);
+        ZSTD_outBuffer o = { out ? out : scratch, size, 0 };
+        while (o.pos < o.size) {
+            if (r->in.pos == r->in.size) {
+                r->in.size = fread(r->input, 1, r->input_size, r->f);
+                r->in.pos = 0;
+                if (r->in.size == 0)
+                    return -1; /* the file ends early */
+            }
+            r->last = ZSTD_decompressStream(r->dctx, &o, &r->in);
+            if (ZSTD_isError(r->last))
+                return -1;
+        }
+        bytes -= size;
+        if (out)
+            out = (uint8_t *)out + size;
+    }
+    return 0;
+}
+
+/* Whether the frame ends here, its checksum right, and the file with it. */
+static bool reader_at_end(struct level_reader *r)
+{
+    uint8_t extra;
+    while (r->last != 0) {
+        ZSTD_outBuffer o = { &extra, 1, 0 };
+        if (r->in.pos == r->in.size) {
+            r->in.size = fread(r->input, 1, r->input_size, r->f);
+            r->in.pos = 0;
+            if (r->in.size == 0)
+                return false;
+        }
+        r->last = ZSTD_decompressStream(r->dctx, &o, &r->in);
+        if (ZSTD_isError(r->last) || o.pos != 0)
+            return false;
+    }
+    return r->in.pos == r->in.size && fgetc(r->f) == EOF;
+}
+
+/* The values of one level read back; any pointer may be NULL to skip those. */
+struct level_values {
+    dtm_t *dtm[2];
+    mtc_t *mtc[2];
+    uint8_t *captures[2];
+};
+
+static int read_level(const struct tableset *ts, const struct material *m, int rank,
+                      uint64_t positions, struct level_values *v, struct level_header *h,
+                      char *err, size_t err_size)
+{
+    char path[4096];
+    struct level_reader r;
+    struct level_header want = expected_header(ts, m, rank, positions);
+    level_path(ts, m, rank, path, sizeof path);
+    int result = reader_open(&r, path, &want, h);
+    for (int side = 0; side < 2 && result == 0; side++) {
+        result = reader_read(&r, v->dtm[side], positions * sizeof(dtm_t));
+        if (result == 0 && h->has_mtc)
+            result = reader_read(&r, v->mtc[side], positions * sizeof(mtc_t));
+        if (result == 0)
+            result = reader_read(&r, v->captures[side], positions);
+    }
+    if (result == 0 && !reader_at_end(&r))
+        result = -1;
+    reader_close(&r);
+    if (result < 0)
+        snprintf(err, err_size, "the level file %s is damaged or from another build; remove "
+                 "it (and the other level files of its material) and build again", path);
+    return result;
+}
+
+static bool has_level(void *context, int rank, uint64_t positions)
+{
+    struct level_files *files = context;
+    char path[4096];
+    struct level_reader r;
+    struct level_header h, want = expected_header(files->ts, &files->m, rank, positions);
+    level_path(files->ts, &files->m, rank, path, sizeof path);
+    bool found = reader_open(&r, path, &want, &h) == 0;
+    reader_close(&r);
+    files->found += found;
+    return found;
+}
+
+static int read_level_dtm(void *context, int rank, uint64_t positions, dtm_t *dtm[2],
+                          char *err, size_t err_size)
+{
+    const struct level_files *files = context;
+    struct level_values v = { .dtm = { dtm[0], dtm[1] } };
+    struct level_header h;
+    return read_level(files->ts, &files->m, rank, positions, &v, &h, err, err_size);
+}
+
+void level_files_store(struct level_files *files, struct level_store *store)
+{
+    *store = (struct level_store){ files, has_level, read_level_dtm, put_level };
+}
+
+void level_files_remove(const struct tableset *ts, const struct material *m)
+{
+    char path[4096];
+    int count = 2 * MATERIAL_MAX_PIECES * ts->v->board()->ranks + 1; /* as material_levels */
+    for (int rank = 0; rank < count; rank++) {
+        level_path(ts, m, rank, path, sizeof path);
+        remove(path);
+    }
+}
+
+/* --- assembling ------------------------------------------------------------------------ */
+
+/* One metric's values for the whole table, by index: 8 or 16 bits wide. */
+struct metric_values {
+    enum table_metric metric;
+    unsigned bits;
+    void *values[2];
+};
+
+static void set_value(struct metric_values *out, int side, uint64_t i, unsigned value)
+{
+    if (out->bits == 16)
+        ((uint16_t *)out->values[side])[i] = (uint16_t)value;
+    else
+        ((uint8_t *)out->values[side])[i] = (uint8_t)value;
+}
+
+#define CAPTURE_FLAG 0x80 /* beside a WDL value while assembling: must capture here */
+
+/* The value of one metric of a position of a level. */
+static unsigned metric_value(const struct level_values *v, enum table_metric metric, int side,
+                             uint64_t j)
+{
+    if (metric == METRIC_DTM)
+        return v->dtm[side][j];
+    if (metric == METRIC_MTC)
+        return v->mtc[side][j];
+    return dtm_wdl(v->dtm[side][j]) | (v->captures[side][j] ? CAPTURE_FLAG : 0);
+}
+
+/* Puts one level's values of the metric at their indices. */
+static void scatter(const struct material_levels *levels, int rank, const struct level_values *v,
+                    struct metric_values *out)
+{
+    const uint64_t *configs = levels->order + levels->start[rank];
+    uint64_t num_configs = levels->start[rank + 1] - levels->start[rank], n = levels->per_config;
+    for (int side = 0; side < 2; side++) {
+#pragma omp parallel for schedule(static)
+        for (uint64_t k = 0; k < num_configs; k++)
+            for (uint64_t j = 0; j < n; j++)
+                set_value(out, side, configs[k] * n + j, metric_value(v, out->metric, side, k * n + j));
+    }
+}
+
+/* The WDL values where the side to move must capture become the value before (a
+ * don't-care the prober resolves by playing the captures: long runs compress best); in
+ * a WDL-only build, whose files later builds read, they stay exact. */
+static void resolve_captures(const struct tableset *ts, struct metric_values *out, uint64_t n)
+{
+    for (int side = 0; side < 2; side++) {
+        uint8_t *wdl = out->values[side], previous = WDL_DRAW;
+        for (uint64_t i = 0; i < n; i++) {
+            if ((wdl[i] & CAPTURE_FLAG) && !ts->wdl_only)
+                wdl[i] = previous;
+            wdl[i] &= (uint8_t)~CAPTURE_FLAG;
+            previous = wdl[i];
+        }
+    }
+}
+
+static int write_metric(const struct tableset *ts, const struct table *t,
+                        const struct metric_values *out, char *err, size_t err_size)
+{
+    char path[4096];
+    struct table_file_info info = table_file_identity(ts->v, &t->m, out->metric, t->ix.size);
+    info.value_bits = out->metric == METRIC_WDL ? 2 : out->bits;
+    info.flags = out->metric != METRIC_WDL ? 0
+                 : ts->wdl_only            ? TABLE_FLAG_WDL_ONLY
+                                           : TABLE_FLAG_CAPTURES_DONT_CARE;
+    tableset_path(ts, &t->m, out->metric, path, sizeof path);
+    return table_file_write(path, &info, (const void *const *)out->values, err, err_size);
+}
+
+struct assembly {
+    const struct tableset *ts;
+    const struct table *t;
+    struct material_levels levels;
+    struct level_values level; /* the values of one level */
+    unsigned max_dtm, max_mtc;
+};
+
+/* Reads every level and puts its values of the metric in out. */
+static int gather(struct assembly *a, struct metric_values *out, char *err, size_t err_size)
+{
+    for (int rank = 0; rank < a->levels.count; rank++) {
+        struct level_header h;
+        uint64_t configs = a->levels.start[rank + 1] - a->levels.start[rank];
+        if (configs == 0)
+            continue;
+        if (read_level(a->ts, &a->t->m, rank, configs * a->levels.per_config, &a->level, &h,
+                       err, err_size) < 0)
+            return -1;
+        scatter(&a->levels, rank, &a->level, out);
+    }
+    return 0;
+}
+
+/* The largest DTM and MTC of the table, from the level files' headers. */
+static int find_largest(struct assembly *a, char *err, size_t err_size)
+{
+    for (int rank = 0; rank < a->levels.count; rank++) {
+        char path[4096];
+        struct level_reader r;
+        struct level_header h;
+        uint64_t configs = a->levels.start[rank + 1] - a->levels.start[rank];
+        struct level_header want = expected_header(a->ts, &a->t->m, rank,
+                                                   configs * a->levels.per_config);
+        if (configs == 0)
+            continue;
+        level_path(a->ts, &a->t->m, rank, path, sizeof path);
+        int found = reader_open(&r, path, &want, &h);
+        reader_close(&r);
+        if (found < 0) {
+            snprintf(err, err_size, "the level file %s is missing or from another build; "
+                     "build again", path);
+            return -1;
+        }
+        a->max_dtm = h.max_dtm > a->max_dtm ? h.max_dtm : a->max_dtm;
+        a->max_mtc = h.max_mtc > a->max_mtc ? h.max_mtc : a->max_mtc;
+    }
+    return 0;
+}
+
+/* Gathers and writes one metric's file: values 8 bits wide when they fit (which halves
+ * what zstd works on), 16 otherwise; WDL values are 8 bits in memory, 2 in the file. */
+static int assemble_metric(struct assembly *a, enum table_metric metric, char *err,
+                           size_t err_size)
+{
+    uint64_t n = a->t->ix.size;
+    unsigned most = metric == METRIC_DTM ? a->max_dtm : metric == METRIC_MTC ? a->max_mtc : 0;
+    struct metric_values out = { metric, most > UINT8_MAX ? 16 : 8, { NULL, NULL } };
+    int result = 0;
+    for (int side = 0; side < 2; side++)
+        if (!(out.values[side] = malloc(n * (out.bits / 8) + 1)))
+            result = -1;
+    if (result < 0)
+        snprintf(err, err_size, "out of memory writing a table");
+    if (result == 0)
+        result = gather(a, &out, err, err_size);
+    if (result == 0 && metric == METRIC_WDL)
+        resolve_captures(a->ts, &out, n);
+    if (result == 0)
+        result = write_metric(a->ts, a->t, &out, err, err_size);
+    free(out.values[0]);
+    free(out.values[1]);
+    return result;
+}
+
+int level_files_assemble(const struct tableset *ts, const struct table *t, char *err,
+                         size_t err_size)
+{
+    struct assembly a = { .ts = ts, .t = t };
+    int result = material_levels(&t->ix, &a.levels);
+    uint64_t most = result == 0 ? material_levels_largest(&a.levels) : 0;
+    for (int side = 0; side < 2 && result == 0; side++) {
+        a.level.dtm[side] = malloc(most * sizeof(dtm_t) + 1);
+        a.level.mtc[side] = ts->wdl_only ? NULL : malloc(most * sizeof(mtc_t) + 1);
+        a.level.captures[side] = malloc(most + 1);
+        if (!a.level.dtm[side] || (!ts->wdl_only && !a.level.mtc[side]) ||
+            !a.level.captures[side])
+            result = -1;
+    }
+    if (result < 0)
+        snprintf(err, err_size, "out of memory writing a table");
+    if (result == 0)
+        result = find_largest(&a, err, err_size);
+    if (result == 0)
+        result = assemble_metric(&a, METRIC_WDL, err, err_size);
+    for (enum table_metric metric = METRIC_DTM; metric <= METRIC_MTC && !ts->wdl_only &&
+                                                result == 0; metric++)
+        result = assemble_metric(&a, metric, err, err_size);
+    for (int side = 0; side < 2; side++) {
+        free(a.level.dtm[side]);
+        free(a.level.mtc[side]);
+        free(a.level.captures[side]);
+    }
+    material_levels_free(&a.levels);
+    return result;
+}
