@@ -194,7 +194,7 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, const struct
     if (!any) {
         /* no count runs or starts inside m: the plain solver over the rule tables */
         index_free(&t->ix);
-        return solve_material(rules, m, NULL, t, err, err_size);
+        return solve_material(rules, m, NULL, NULL, t, err, err_size);
     }
     if (!from_start) {
         snprintf(err, err_size, "%s: only rules with a precondition cover it, which the "
