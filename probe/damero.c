@@ -652,26 +652,39 @@ static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out)
     return status;
 }
 
-/* DTM and MTC of p from the DTM and MTC files. */
-static int dtm_of(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc)
+/* DTM and MTC of p from the DTM and MTC files. When the game goes on and both are read,
+ * *t, *q and *i name where p's values stand (for the rule table beside them); otherwise
+ * *t is NULL. */
+static int dtm_mtc_at(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc,
+                      const struct tb_table **t, struct position *q, uint64_t *i)
 {
-    const struct tb_table *t = NULL;
-    struct position q;
     enum game_end over;
     unsigned d, c;
-    int status = find_table(tb, p, NEEDS(METRIC_DTM) | NEEDS(METRIC_MTC), &over, &t, &q);
+    *t = NULL;
+    int status = find_table(tb, p, NEEDS(METRIC_DTM) | NEEDS(METRIC_MTC), &over, t, q);
     if (status != DAMERO_OK || over != GAME_GOES_ON) {
+        *t = NULL;
         *dtm = dtm_game_end(over);
         *mtc = mtc_game_end(over);
         return status;
     }
-    uint64_t i = index_of(&t->ix, &q, NULL);
-    if ((status = read_value(tb, t, METRIC_DTM, q.side, i, &d)) != DAMERO_OK ||
-        (status = read_value(tb, t, METRIC_MTC, q.side, i, &c)) != DAMERO_OK)
+    *i = index_of(&(*t)->ix, q, NULL);
+    if ((status = read_value(tb, *t, METRIC_DTM, q->side, *i, &d)) != DAMERO_OK ||
+        (status = read_value(tb, *t, METRIC_MTC, q->side, *i, &c)) != DAMERO_OK) {
+        *t = NULL;
         return status;
+    }
     *dtm = (dtm_t)d;
     *mtc = (mtc_t)c;
     return DAMERO_OK;
+}
+
+static int dtm_of(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc)
+{
+    const struct tb_table *t;
+    struct position q;
+    uint64_t i;
+    return dtm_mtc_at(tb, p, dtm, mtc, &t, &q, &i);
 }
 
 const struct rule_row *probe_rule_row(const damero_tb *tb, int reading)
@@ -729,23 +742,13 @@ int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_
 int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
                  mtc_t *mtc, dtm_t *fresh, bool *known)
 {
-    const struct tb_table *t = NULL;
+    const struct tb_table *t;
     struct position q;
-    enum game_end over;
-    unsigned d, c;
+    uint64_t i;
     *known = false;
-    int status = find_table(tb, p, NEEDS(METRIC_DTM) | NEEDS(METRIC_MTC), &over, &t, &q);
-    if (status != DAMERO_OK || over != GAME_GOES_ON) {
-        *dtm = dtm_game_end(over);
-        *mtc = mtc_game_end(over);
+    int status = dtm_mtc_at(tb, p, dtm, mtc, &t, &q, &i);
+    if (!t)
         return status;
-    }
-    uint64_t i = index_of(&t->ix, &q, NULL);
-    if ((status = read_value(tb, t, METRIC_DTM, q.side, i, &d)) != DAMERO_OK ||
-        (status = read_value(tb, t, METRIC_MTC, q.side, i, &c)) != DAMERO_OK)
-        return status;
-    *dtm = (dtm_t)d;
-    *mtc = (mtc_t)c;
     return rules_value_at(tb, (struct tb_table *)t, table_metric_rules(reading), q.side, i,
                           fresh, known);
 }
