@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/api_json.h"
 #include "cli/commands.h"
 #include "cli/json_out.h"
 #include "cli/options.h"
@@ -289,13 +290,12 @@ int cmd_info(int argc, char **argv)
     if (optind != argc - 1)
         return usage_error("info", "name one table file");
     if (!(t = open_table(argv[optind], &ts, dir, sizeof dir, rules, &reading, err, sizeof err))) {
-        fprintf(stderr, "damero info: %s\n", err);
-        return EXIT_FAILURE_RUN;
+        return input_failure("info", json, "file", argv[optind], EXIT_FAILURE_RUN, err);
     }
     for (int side = WHITE; side <= BLACK && status == EXIT_OK; side++)
         if (count_side(t, rules[0] ? rules : NULL, (enum side)side, &stats[side]) < 0) {
-            fprintf(stderr, "damero info: out of memory\n");
-            status = EXIT_FAILURE_RUN;
+            status = input_failure("info", json, "file", argv[optind], EXIT_FAILURE_RUN,
+                                   "out of memory");
         }
     material_name(&t->m, name);
     if (status == EXIT_OK && json) {

@@ -88,6 +88,8 @@ json_error 2 fen "W:WKa1,Kb2,Kc3:BKh8" "--count takes RULE=N" -- \
   line --variant russian --dir "$tmp/empty" --json --count 1=500 "W:WKa1,Kb2,Kc3:BKh8"
 json_error 1 file "$tmp/none.pdn" "cannot open $tmp/none.pdn" -- \
   annotate --dir "$tmp/empty" --json "$tmp/none.pdn"
+printf 'not a table' > "$tmp/junk.wdl"
+json_error 1 file "$tmp/junk.wdl" "junk.wdl" -- info --json "$tmp/junk.wdl"
 # without --json the same failures are told on stderr
 expect 2 "damero probe: bad FEN" -- probe --variant russian --dir "$tmp/empty" "W:Wz9"
 checks=$((checks + 1))
