@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/api_json.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/verify_report.h"
@@ -33,7 +34,8 @@ static const char help[] =
     "                  " DEFAULT_DIR_HELP ")\n"
     "  --json          one JSON object per variant: variant, rules (name, limit, unit,\n"
     "                  convention, results: side_to_move, positions, wins, longest_win,\n"
-    "                  wins_beyond_limit, example_fen); a list of them for all variants\n"
+    "                  wins_beyond_limit, example_fen); a list of them for all variants;\n"
+    "                  a failure is an object {variant, error} in its place, exit 1\n"
     "  --markdown FILE also write the report as a document, the examples drawn as boards\n"
     "                  ('-': the document on standard output, in place of the text)\n"
     "  --threads T     threads for building tables (default: every core)\n";
@@ -136,16 +138,14 @@ int cmd_verify(int argc, char **argv)
     if (a.threads)
         omp_set_num_threads(a.threads);
     struct report_output out;
-    if (report_begin(&out, a.json, a.only != NULL, a.markdown, a.pieces, err, sizeof err) < 0) {
-        fprintf(stderr, "damero verify: %s\n", err);
-        return EXIT_FAILURE_RUN;
-    }
+    if (report_begin(&out, a.json, a.only != NULL, a.markdown, a.pieces, err, sizeof err) < 0)
+        return input_failure("verify", a.json, "markdown", a.markdown, EXIT_FAILURE_RUN, err);
     for (const struct variant *v = variants; v->name && status == EXIT_OK; v++) {
         if (a.only && a.only != v)
             continue;
         struct variant_report *r = variant_report_new(v, a.pieces);
         if (!r || verify_variant(&a, v, r, err, sizeof err) < 0) {
-            fprintf(stderr, "damero verify: %s: %s\n", v->name, r ? err : "out of memory");
+            report_failure(&out, v, r ? err : "out of memory");
             status = EXIT_FAILURE_RUN;
         } else {
             report_variant(&out, r);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/api_json.h"
 #include "cli/board.h"
 #include "cli/json_out.h"
 #include "cli/options.h"
@@ -699,6 +700,22 @@ void report_variant(struct report_output *out, const struct variant_report *r)
     for (int k = 0; k < r->num_rules; k++)
         for (int reading = 0; reading < move_limit_readings(r->rules[k].report.rule); reading++)
             summarize(out, r, &r->rules[k], reading);
+    out->variants++;
+}
+
+void report_failure(struct report_output *out, const struct variant *v, const char *message)
+{
+    if (!out->json) {
+        fprintf(stderr, "damero verify: %s: %s\n", v->name, message);
+        return;
+    }
+    if (!out->single)
+        printf(out->variants ? ",\n" : "[\n");
+    /* in the list in place of the variant's report, so that the output stays one document */
+    json_t *json = json_with_error(json_pack("{s:s}", "variant", v->name), message);
+    if (!json || json_dumpf(json, stdout, 0) < 0)
+        fprintf(stderr, "damero verify: %s: %s\n", v->name, message);
+    json_decref(json);
     out->variants++;
 }
 

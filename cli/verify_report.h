@@ -72,6 +72,10 @@ int report_begin(struct report_output *out, bool json, bool single, const char *
 /* Prints one variant's report (and writes it into the markdown document). */
 void report_variant(struct report_output *out, const struct variant_report *r);
 
+/* Reports that variant v could not be verified: with JSON, an object {variant, error} in
+ * the output in place of its report; else a sentence on stderr. */
+void report_failure(struct report_output *out, const struct variant *v, const char *message);
+
 /* Ends the report: prints the summary (text) or closes the JSON list, and renames the
  * markdown document into place when `complete`, else removes it. Returns 0, or -1 with a sentence in err. */
 int report_end(struct report_output *out, bool complete, char *err, size_t err_size);

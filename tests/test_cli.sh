@@ -90,6 +90,18 @@ json_error 1 file "$tmp/none.pdn" "cannot open $tmp/none.pdn" -- \
   annotate --dir "$tmp/empty" --json "$tmp/none.pdn"
 printf 'not a table' > "$tmp/junk.wdl"
 json_error 1 file "$tmp/junk.wdl" "junk.wdl" -- info --json "$tmp/junk.wdl"
+printf 'a file' > "$tmp/plain"
+json_error 1 variant russian "cannot create the table directory" -- \
+  verify --variant russian --pieces 2 --dir "$tmp/plain/tables" --json
+json_error 1 markdown "$tmp/plain/report.md" "cannot create" -- \
+  verify --variant russian --pieces 2 --dir "$tmp/empty" --json --markdown "$tmp/plain/report.md"
+# all variants: the failures stand in the list, which stays one JSON document
+checks=$((checks + 1))
+"$damero" verify --pieces 2 --dir "$tmp/plain/tables" --json 2>/dev/null | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+assert len(o) == 1 and list(o[0]) == ["variant", "error"], o
+' || fail "verify --json over every variant: the failure is not a JSON list"
 # without --json the same failures are told on stderr
 expect 2 "damero probe: bad FEN" -- probe --variant russian --dir "$tmp/empty" "W:Wz9"
 checks=$((checks + 1))
