@@ -8,22 +8,24 @@ damero=$1
 . "$(dirname "$0")/cli_harness.sh"
 make_tmp resume
 
-# killed_after N DIR ARGS...: starts damero gen ARGS, kills it with SIGKILL as soon as DIR
-# holds N files or more (finished tables or a table being written), and waits for it.
-killed_after() {
-  local n=$1 dir=$2 pid waited=0
-  shift 2
+# killed_when COUNT N DIR ARGS...: starts damero gen ARGS, kills it with SIGKILL as soon as
+# `COUNT DIR` says N or more, and waits for it.
+killed_when() {
+  local count=$1 n=$2 dir=$3 pid waited=0
+  shift 3
   "$damero" gen "$@" > /dev/null 2>&1 &
   pid=$!
-  while kill -0 "$pid" 2> /dev/null && [ "$(ls "$dir" 2> /dev/null | wc -l)" -lt "$n" ] &&
-    [ "$waited" -lt 6000 ]; do
-    sleep 0.02
+  while kill -0 "$pid" 2> /dev/null && [ "$("$count" "$dir")" -lt "$n" ] &&
+    [ "$waited" -lt 12000 ]; do
+    sleep 0.01
     waited=$((waited + 1))
   done
   kill -9 "$pid" 2> /dev/null
   wait "$pid" 2> /dev/null
   return 0
 }
+# the files in DIR: finished tables or a table being written
+all_files() { ls "$1" 2> /dev/null | wc -l; }
 
 # resumed NAME "N1 N2 N3" ARGS...: builds into $tmp/NAME, killed when it holds N1, N2 and
 # N3 files, then to the end; the result must be the bytes of $tmp/reference-NAME.
@@ -31,7 +33,7 @@ resumed() {
   local name=$1 points=$2 n
   shift 2
   for n in $points; do
-    killed_after "$n" "$tmp/$name/russian" "$@" --threads 2 --dir "$tmp/$name"
+    killed_when all_files "$n" "$tmp/$name/russian" "$@" --threads 2 --dir "$tmp/$name"
   done
   expect 0 "found intact" -- gen "$@" --threads 2 --dir "$tmp/$name"
   check "$name: the killed builds finished everything, nothing was left to resume: $out" \
@@ -74,24 +76,10 @@ unfinished() {
     [ -e "$1/$m.wdl" ] || echo "$m"
   done
 }
-killed_at_levels() {
-  local n=$1 dir=$2 pid waited=0
-  shift 2
-  "$damero" gen "$@" > /dev/null 2>&1 &
-  pid=$!
-  while kill -0 "$pid" 2> /dev/null && [ "$(level_files "$dir")" -lt "$n" ] &&
-    [ "$waited" -lt 6000 ]; do
-    sleep 0.01
-    waited=$((waited + 1))
-  done
-  kill -9 "$pid" 2> /dev/null
-  wait "$pid" 2> /dev/null
-  return 0
-}
 expect 0 "russian: " -- gen --variant russian MMvMM --threads 1 --dir "$tmp/reference-levels"
 resumed_levels=0
 for n in 2 5 9; do
-  killed_at_levels "$n" "$tmp/levels-$n/russian" --variant russian MMvMM --threads 2 \
+  killed_when level_files "$n" "$tmp/levels-$n/russian" --variant russian MMvMM --threads 2 \
     --dir "$tmp/levels-$n"
   left=$(unfinished "$tmp/levels-$n/russian")
   expect 0 "russian: " -- gen --variant russian MMvMM --threads 2 --dir "$tmp/levels-$n"
