@@ -8,11 +8,14 @@
  * capture searches below would otherwise call them. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-/* A man captures in the directions it steps in, and backward too in some variants. */
-static bool man_may_capture_toward(const struct variant *v, const struct geometry *g,
-                                   enum side s, enum direction d)
+#define ALL_DIRS ((1u << NUM_DIRS) - 1)
+
+/* The directions a man of side s captures in (bits): those it steps in, and backward too
+ * in some variants. */
+static unsigned man_capture_dirs(const struct variant *v, const struct geometry *g,
+                                 enum side s)
 {
-    return v->men_capture_backward || (g->man_dir_mask[s] >> d & 1);
+    return v->men_capture_backward ? ALL_DIRS : g->man_dir_mask[s];
 }
 
 /* The nearest square of `set` from the start of a ray in direction d: rays in the "up"
@@ -35,13 +38,14 @@ struct capture_search {
     const struct variant *v;
     const struct geometry *g;
     unsigned flags;
+    bool counting;        /* only counted: the list's records need not say the way */
     struct move_list *list;
     bb_t enemy, enemy_kings;
     bb_t empty;           /* includes the capturing piece's starting square */
     bool no_reversal;     /* a jump may not go back the way the last one came */
     bb_t men_may_jump;    /* enemy pieces a man is allowed to take */
     bb_t crown;           /* the mover's promotion rank */
-    enum side side;
+    unsigned man_dirs;    /* the directions a man captures in (bits) */
     int from;
     bool started_as_king;
     bool crowned;         /* became a king during this capture */
@@ -115,11 +119,12 @@ static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
     m->num_jumps = (uint8_t)cs->jumps;
     m->promotes = promotes;
     m->precedence = precedence;
+    if (cs->counting && !(cs->flags & MOVES_KEEP_DUPLICATES))
+        return; /* a count tells captures apart by what same_capture reads, no more */
     memcpy(m->landing, cs->landing, (size_t)cs->jumps);
     memcpy(m->jumped, cs->jumped, (size_t)cs->jumps);
 }
 
-#define ALL_DIRS ((1u << NUM_DIRS) - 1)
 #define NO_DIRECTION (-1)
 
 /* The search below is written once and compiled twice, once for each kind of capture:
@@ -127,10 +132,22 @@ static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
  * they leave at once (`lift` true: continue_lifting). The functions taking `lift` are
  * inlined with it constant, so each kind gets its own code, and the variants whose pieces
  * stay pay nothing for the others' bookkeeping. Only the lifting search tracks the
- * direction of the last jump: where pieces stay, the one just jumped blocks the way back. */
+ * direction of the last jump: where pieces stay, the one just jumped blocks the way back.
+ *
+ * Each kind is compiled twice again, as the copies of core/cpu.h (`fast` constant): the
+ * search is most of perft's time, and its bit arithmetic gains from BMI's shifts and bit
+ * tricks. A copy recurses into itself only, so the choice is made once per move
+ * generation. */
 
-static void continue_staying(struct capture_search *cs, int square, bool as_king);
-static void continue_lifting(struct capture_search *cs, int square, bool as_king, int came);
+#define CONTINUATION_PROTOTYPES(copy, attributes)                                       \
+    attributes static void continue_staying_##copy(struct capture_search *cs, int square, \
+                                                   bool as_king);                        \
+    attributes static void continue_lifting_##copy(struct capture_search *cs, int square, \
+                                                   bool as_king, int came);
+CONTINUATION_PROTOTYPES(baseline, )
+#if CPU_DISPATCH
+CONTINUATION_PROTOTYPES(fast, CPU_FAST_TARGET)
+#endif
 
 /* The first piece a flying king at `square` meets in direction d, or -1. */
 static int first_piece(const struct capture_search *cs, int square, enum direction d)
@@ -178,10 +195,31 @@ static ALWAYS_INLINE bb_t empty_after(const struct capture_search *cs, int over,
     return lift ? cs->empty | bb_of(over) : cs->empty;
 }
 
+/* Goes on from `square` after a jump in direction `came`, in the copy `fast` says. */
+static ALWAYS_INLINE void continue_in_copy(struct capture_search *cs, int square,
+                                           bool as_king, enum direction came,
+                                           const bool lift, const bool fast)
+{
+#if CPU_DISPATCH
+    if (fast) {
+        if (lift)
+            continue_lifting_fast(cs, square, as_king, came);
+        else
+            continue_staying_fast(cs, square, as_king);
+        return;
+    }
+#endif
+    (void)fast;
+    if (lift)
+        continue_lifting_baseline(cs, square, as_king, came);
+    else
+        continue_staying_baseline(cs, square, as_king);
+}
+
 /* Lands after jumping `over` in direction d on `land`, then goes on capturing or ends the
  * move there. */
-static inline void jump_to(struct capture_search *cs, int over, int land, bool as_king,
-                                  enum direction d, const bool lift)
+static ALWAYS_INLINE void jump_to(struct capture_search *cs, int over, int land, bool as_king,
+                                  enum direction d, const bool lift, const bool fast)
 {
     bool crowned_before = cs->crowned;
 
@@ -195,10 +233,7 @@ static inline void jump_to(struct capture_search *cs, int over, int land, bool a
         cs->crowned = true;
         as_king = true;
     }
-    if (lift)
-        continue_lifting(cs, land, as_king, d);
-    else
-        continue_staying(cs, land, as_king);
+    continue_in_copy(cs, land, as_king, d, lift, fast);
     cs->crowned = crowned_before;
     if (lift)
         cs->empty &= ~bb_of(over);
@@ -208,8 +243,8 @@ static inline void jump_to(struct capture_search *cs, int over, int land, bool a
 
 /* Every capture a flying king can make next from `square` in direction d. Where some of
  * the squares beyond the jumped piece let the capture go on, only those may be used. */
-static inline bool flying_jumps(struct capture_search *cs, int square, enum direction d,
-                                       const bool lift)
+static ALWAYS_INLINE bool flying_jumps(struct capture_search *cs, int square,
+                                       enum direction d, const bool lift, const bool fast)
 {
     const struct geometry *g = cs->g;
     int over = first_piece(cs, square, d);
@@ -230,58 +265,67 @@ static inline bool flying_jumps(struct capture_search *cs, int square, enum dire
             flying_king_has_jump(g, lands[i], takeable, empty, dirs);
     for (int i = 0; i < num_lands; i++)
         if (continues[i] || !any_continues)
-            jump_to(cs, over, lands[i], true, d, lift);
+            jump_to(cs, over, lands[i], true, d, lift, fast);
     return true;
 }
 
-/* The capture a man or a short king can make next from `square` in direction d. */
-static inline bool short_jump(struct capture_search *cs, int square, enum direction d,
-                                     bool as_king, const bool lift)
+/* The capture a man or a short king can make next from `square` in direction d. Two
+ * shifts of the square's bit, rather than two dependent loads from the step table: this
+ * is the commonest step of the search. */
+static ALWAYS_INLINE bool short_jump(struct capture_search *cs, int square, enum direction d,
+                                     bool as_king, const bool lift, const bool fast)
 {
     const struct geometry *g = cs->g;
     bb_t takeable = (as_king ? cs->enemy : cs->men_may_jump) & ~cs->captured;
-    int over = g->step[square][d];
-    int land = over < 0 ? -1 : g->step[over][d];
+    bb_t over = bb_step(g, bb_of(square), d) & takeable;
+    bb_t land = bb_step(g, over, d) & cs->empty;
 
-    if (land < 0 || !(takeable & bb_of(over)) || !(cs->empty & bb_of(land)))
+    if (!land)
         return false;
-    jump_to(cs, over, land, as_king, d, lift);
+    jump_to(cs, bb_first(over), bb_first(land), as_king, d, lift, fast);
     return true;
 }
 
 /* Goes on capturing from `square`, the last jump having gone in direction `came`. */
 static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square, bool as_king,
-                                           int came, const bool lift)
+                                           int came, const bool lift, const bool fast)
 {
-    unsigned dirs = next_jump_dirs(cs, came, lift);
+    unsigned dirs = next_jump_dirs(cs, came, lift) & (as_king ? ALL_DIRS : cs->man_dirs);
+    bool flying = as_king && cs->v->flying_kings;
     bool jumped = false;
 
     for (int d = 0; d < NUM_DIRS; d++) {
         if (!(dirs >> d & 1))
             continue;
-        if (as_king && cs->v->flying_kings)
-            jumped |= flying_jumps(cs, square, (enum direction)d, lift);
-        else if (as_king || man_may_capture_toward(cs->v, cs->g, cs->side, (enum direction)d))
-            jumped |= short_jump(cs, square, (enum direction)d, as_king, lift);
+        if (flying)
+            jumped |= flying_jumps(cs, square, (enum direction)d, lift, fast);
+        else
+            jumped |= short_jump(cs, square, (enum direction)d, as_king, lift, fast);
     }
     if (!jumped && cs->jumps > 0)
         record_capture(cs, square);
 }
 
-static void continue_staying(struct capture_search *cs, int square, bool as_king)
-{
-    continue_capture(cs, square, as_king, NO_DIRECTION, false);
-}
-
-static void continue_lifting(struct capture_search *cs, int square, bool as_king, int came)
-{
-    continue_capture(cs, square, as_king, came, true);
-}
+#define CONTINUATIONS(copy, attributes, fast)                                            \
+    attributes static void continue_staying_##copy(struct capture_search *cs, int square, \
+                                                   bool as_king)                         \
+    {                                                                                   \
+        continue_capture(cs, square, as_king, NO_DIRECTION, false, fast);               \
+    }                                                                                   \
+    attributes static void continue_lifting_##copy(struct capture_search *cs, int square, \
+                                                   bool as_king, int came)               \
+    {                                                                                   \
+        continue_capture(cs, square, as_king, came, true, fast);                        \
+    }
+CONTINUATIONS(baseline, , false)
+#if CPU_DISPATCH
+CONTINUATIONS(fast, CPU_FAST_TARGET, true)
+#endif
 
 /* The squares from which a jump goes over a piece of `victims` to a square of `empty`:
  * two steps from the empty squares in direction `back`, the way opposite the jump's, the
  * first onto a victim. */
-static inline bb_t jump_origins(const struct geometry *g, bb_t empty, bb_t victims,
+static ALWAYS_INLINE bb_t jump_origins(const struct geometry *g, bb_t empty, bb_t victims,
                                 enum direction back)
 {
     return bb_step(g, bb_step(g, empty, back) & victims, back);
@@ -289,7 +333,7 @@ static inline bb_t jump_origins(const struct geometry *g, bb_t empty, bb_t victi
 
 /* The pieces of `pieces` that can jump over a piece of `victims` to a square of `empty`,
  * one step each way, in any direction. */
-static bb_t jumpers_any_way(const struct geometry *g, bb_t pieces, bb_t victims, bb_t empty)
+static ALWAYS_INLINE bb_t jumpers_any_way(const struct geometry *g, bb_t pieces, bb_t victims, bb_t empty)
 {
     bb_t origins = 0;
     for (int back = 0; back < NUM_DIRS; back++)
@@ -298,7 +342,7 @@ static bb_t jumpers_any_way(const struct geometry *g, bb_t pieces, bb_t victims,
 }
 
 /* The men of the side to move that have a first jump; only they can start a capture. */
-static bb_t men_that_can_capture(const struct variant *v, const struct geometry *g,
+static ALWAYS_INLINE bb_t men_that_can_capture(const struct variant *v, const struct geometry *g,
                                  const struct position *p, bb_t empty)
 {
     enum side s = p->side, o = side_other(s);
@@ -312,19 +356,31 @@ static bb_t men_that_can_capture(const struct variant *v, const struct geometry 
     return origins & p->men[s];
 }
 
-/* Every capture of the pieces `starters` (the side to move's, from capture_starters). */
-static void generate_captures(const struct variant *v, const struct geometry *g,
-                              const struct position *p, bb_t starters, unsigned flags,
-                              struct move_list *list)
+/* Every capture of the pieces `starters` (the side to move's, from capture_starters), in
+ * the copy `fast` says; only their number if `counting`. */
+static ALWAYS_INLINE void generate_captures(const struct variant *v, const struct geometry *g,
+                                            const struct position *p, bb_t starters,
+                                            unsigned flags, bool counting,
+                                            struct move_list *list, const bool fast)
 {
     enum side s = p->side, o = side_other(s);
-    struct capture_search cs = {
-        .v = v, .g = g, .flags = flags, .list = list, .side = s,
-        .enemy = position_pieces(p, o), .enemy_kings = p->kings[o],
-        .men_may_jump = v->men_capture_kings ? position_pieces(p, o) : p->men[o],
-        .crown = promotion_rank(g, s),
-        .no_reversal = v->no_capture_reversal,
-    };
+    /* Set field by field: an initialiser would zero the arrays too, which cost as much as
+     * the search of a one-piece capture (the search writes them before it reads them). */
+    struct capture_search cs;
+    cs.v = v;
+    cs.g = g;
+    cs.flags = flags;
+    cs.counting = counting;
+    cs.list = list;
+    cs.enemy = position_pieces(p, o);
+    cs.enemy_kings = p->kings[o];
+    cs.men_may_jump = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
+    cs.crown = promotion_rank(g, s);
+    cs.man_dirs = man_capture_dirs(v, g, s);
+    cs.no_reversal = v->no_capture_reversal;
+    cs.crowned = false;
+    cs.captured = 0;
+    cs.jumps = 0;
     bb_t empty = g->board & ~position_occupied(p);
     int from;
 
@@ -333,14 +389,14 @@ static void generate_captures(const struct variant *v, const struct geometry *g,
         cs.empty = empty | bb_of(from);
         cs.started_as_king = (p->kings[s] & bb_of(from)) != 0;
         if (v->remove_captured_at_once)
-            continue_lifting(&cs, from, cs.started_as_king, NO_DIRECTION);
+            continue_in_copy(&cs, from, cs.started_as_king, NO_DIRECTION, true, fast);
         else
-            continue_staying(&cs, from, cs.started_as_king);
+            continue_in_copy(&cs, from, cs.started_as_king, NO_DIRECTION, false, fast);
     }
 }
 
 /* The kings of `kings` that have a first jump over a piece of `enemy`. */
-static bb_t kings_that_can_capture(const struct variant *v, const struct geometry *g,
+static ALWAYS_INLINE bb_t kings_that_can_capture(const struct variant *v, const struct geometry *g,
                                    bb_t kings, bb_t enemy, bb_t empty)
 {
     bb_t found = 0;
@@ -356,7 +412,7 @@ static bb_t kings_that_can_capture(const struct variant *v, const struct geometr
 
 /* The pieces of the side to move that have a first jump, on the variant's board g: none
  * when it has no capture. Found once per move generation and handed to the search. */
-static bb_t capture_starters(const struct variant *v, const struct geometry *g,
+static ALWAYS_INLINE bb_t capture_starters(const struct variant *v, const struct geometry *g,
                              const struct position *p)
 {
     bb_t empty = g->board & ~position_occupied(p);
@@ -391,7 +447,7 @@ static void add_quiet(struct move_list *list, int from, int to, bool promotes)
 }
 
 /* The squares a king on k can move to in direction d without capturing. */
-static bb_t king_targets(const struct variant *v, const struct geometry *g, int k,
+static ALWAYS_INLINE bb_t king_targets(const struct variant *v, const struct geometry *g, int k,
                          enum direction d, bb_t occupied)
 {
     if (!v->flying_kings) {
@@ -433,8 +489,10 @@ static void list_clear(struct move_list *list)
     list->overflow = false;
 }
 
-void generate_moves(const struct variant *v, const struct position *p, unsigned flags,
-                    struct move_list *list)
+/* generate_moves, compiled twice (core/cpu.h) with the capture search. */
+static ALWAYS_INLINE void generate_moves_body(const struct variant *v, const struct position *p,
+                                              unsigned flags, struct move_list *list,
+                                              const bool fast)
 {
     const struct geometry *g = v->board();
 
@@ -442,9 +500,20 @@ void generate_moves(const struct variant *v, const struct position *p, unsigned 
 
     list_clear(list);
     if (starters)
-        generate_captures(v, g, p, starters, flags, list);
+        generate_captures(v, g, p, starters, flags, false, list, fast);
     else
         generate_quiet(v, g, p, list);
+}
+
+CPU_CLONES(void, generate_moves,
+           (const struct variant *v, const struct position *p, unsigned flags,
+            struct move_list *list),
+           (v, p, flags, list))
+
+void generate_moves(const struct variant *v, const struct position *p, unsigned flags,
+                    struct move_list *list)
+{
+    CPU_CHOOSE(generate_moves)(v, p, flags, list);
 }
 
 /* count_moves, compiled twice (core/cpu.h): counting quiet moves is counting squares. */
@@ -460,7 +529,7 @@ static ALWAYS_INLINE int count_moves_body(const struct variant *v, const struct 
     if (starters) {
         struct move_list list; /* not zeroed: 32 KB on the hottest path */
         list_clear(&list);
-        generate_captures(v, g, p, starters, flags, &list);
+        generate_captures(v, g, p, starters, flags, true, &list, fast);
         return list.count;
     }
     for (int i = 0; i < g->num_man_dirs; i++)
@@ -469,7 +538,6 @@ static ALWAYS_INLINE int count_moves_body(const struct variant *v, const struct 
         for (int d = 0; d < NUM_DIRS; d++)
             count += bb_count(king_targets(v, g, k, (enum direction)d, occupied));
     }
-    (void)fast; /* the compiler picks popcnt by itself in the fast copy */
     return count;
 }
 
