@@ -419,10 +419,11 @@ static ALWAYS_INLINE void generate_captures(const struct variant *v, const struc
         cs.from = from;
         cs.empty = empty | bb_of(from);
         cs.started_as_king = (p->kings[s] & bb_of(from)) != 0;
+        /* The first jump inline, the rest by calls: most captures are one jump. */
         if (v->remove_captured_at_once)
-            continue_in_copy(&cs, from, cs.started_as_king, NO_DIRECTION, true, fast);
+            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, true, fast);
         else
-            continue_in_copy(&cs, from, cs.started_as_king, NO_DIRECTION, false, fast);
+            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, false, fast);
     }
 }
 
