@@ -521,8 +521,9 @@ static void list_clear(struct move_list *list)
     list->overflow = false;
 }
 
-/* generate_moves, compiled twice (core/cpu.h) with the capture search. */
-static ALWAYS_INLINE void generate_moves_body(const struct variant *v, const struct position *p,
+/* generate_moves, compiled twice (core/cpu.h) with the capture search; returns the
+ * number of moves listed (the copies of core/cpu.h return a value). */
+static ALWAYS_INLINE int generate_moves_body(const struct variant *v, const struct position *p,
                                               unsigned flags, struct move_list *list,
                                               const bool fast)
 {
@@ -535,9 +536,10 @@ static ALWAYS_INLINE void generate_moves_body(const struct variant *v, const str
         generate_captures(v, g, p, starters, flags, false, list, fast);
     else
         generate_quiet(v, g, p, list);
+    return list->count;
 }
 
-CPU_CLONES(void, generate_moves,
+CPU_CLONES(int, generate_moves,
            (const struct variant *v, const struct position *p, unsigned flags,
             struct move_list *list),
            (v, p, flags, list))
