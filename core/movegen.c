@@ -213,10 +213,11 @@ static ALWAYS_INLINE unsigned piece_jump_dirs(const struct capture_search *cs, b
 static ALWAYS_INLINE bool short_piece_has_jump(const struct geometry *g, bb_t at,
                                                bb_t takeable, bb_t empty, unsigned dirs)
 {
-    for (int d = 0; d < NUM_DIRS; d++)
-        if ((dirs >> d & 1) &&
-            (bb_step(g, bb_step(g, at, (enum direction)d) & takeable, (enum direction)d) & empty))
+    for (int d = 0; d < NUM_DIRS; d++) {
+        bb_t over = bb_step(g, at, (enum direction)d) & takeable;
+        if ((dirs >> d & 1) && (bb_step(g, over, (enum direction)d) & empty))
             return true;
+    }
     return false;
 }
 
@@ -243,8 +244,9 @@ static ALWAYS_INLINE void continue_in_copy(struct capture_search *cs, int square
 
 /* Lands after jumping `over` in direction d on `land`, then goes on capturing or ends the
  * move there. */
-static ALWAYS_INLINE void jump_to(struct capture_search *cs, int over, int land, bool as_king,
-                                  enum direction d, const bool lift, const bool fast)
+static ALWAYS_INLINE void jump_to(struct capture_search *cs, int over, int land,
+                                  bool as_king, enum direction d, const bool lift,
+                                  const bool fast)
 {
     bool crowned_before = cs->crowned;
 
@@ -304,8 +306,9 @@ static ALWAYS_INLINE bool flying_jumps(struct capture_search *cs, int square,
 /* The capture a man or a short king can make next from `square` in direction d. Two
  * shifts of the square's bit, rather than two dependent loads from the step table: this
  * is the commonest step of the search. */
-static ALWAYS_INLINE bool short_jump(struct capture_search *cs, int square, enum direction d,
-                                     bool as_king, const bool lift, const bool fast)
+static ALWAYS_INLINE bool short_jump(struct capture_search *cs, int square,
+                                     enum direction d, bool as_king, const bool lift,
+                                     const bool fast)
 {
     const struct geometry *g = cs->g;
     bb_t over = bb_step(g, bb_of(square), d) & short_takeable(cs, as_king);
@@ -318,8 +321,9 @@ static ALWAYS_INLINE bool short_jump(struct capture_search *cs, int square, enum
 }
 
 /* Goes on capturing from `square`, the last jump having gone in direction `came`. */
-static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square, bool as_king,
-                                           int came, const bool lift, const bool fast)
+static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square,
+                                           bool as_king, int came, const bool lift,
+                                           const bool fast)
 {
     unsigned dirs = piece_jump_dirs(cs, as_king, came, lift);
     bool flying = as_king && cs->v->flying_kings;
@@ -357,14 +361,15 @@ CONTINUATIONS(fast, CPU_FAST_TARGET, true)
  * two steps from the empty squares in direction `back`, the way opposite the jump's, the
  * first onto a victim. */
 static ALWAYS_INLINE bb_t jump_origins(const struct geometry *g, bb_t empty, bb_t victims,
-                                enum direction back)
+                                       enum direction back)
 {
     return bb_step(g, bb_step(g, empty, back) & victims, back);
 }
 
 /* The pieces of `pieces` that can jump over a piece of `victims` to a square of `empty`,
  * one step each way, in any direction. */
-static ALWAYS_INLINE bb_t jumpers_any_way(const struct geometry *g, bb_t pieces, bb_t victims, bb_t empty)
+static ALWAYS_INLINE bb_t jumpers_any_way(const struct geometry *g, bb_t pieces,
+                                          bb_t victims, bb_t empty)
 {
     bb_t origins = 0;
     for (int back = 0; back < NUM_DIRS; back++)
@@ -373,8 +378,9 @@ static ALWAYS_INLINE bb_t jumpers_any_way(const struct geometry *g, bb_t pieces,
 }
 
 /* The men of the side to move that have a first jump; only they can start a capture. */
-static ALWAYS_INLINE bb_t men_that_can_capture(const struct variant *v, const struct geometry *g,
-                                 const struct position *p, bb_t empty)
+static ALWAYS_INLINE bb_t men_that_can_capture(const struct variant *v,
+                                               const struct geometry *g,
+                                               const struct position *p, bb_t empty)
 {
     enum side s = p->side, o = side_other(s);
     bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
@@ -389,7 +395,8 @@ static ALWAYS_INLINE bb_t men_that_can_capture(const struct variant *v, const st
 
 /* Every capture of the pieces `starters` (the side to move's, from capture_starters), in
  * the copy `fast` says; only their number if `counting`. */
-static ALWAYS_INLINE void generate_captures(const struct variant *v, const struct geometry *g,
+static ALWAYS_INLINE void generate_captures(const struct variant *v,
+                                            const struct geometry *g,
                                             const struct position *p, bb_t starters,
                                             unsigned flags, bool counting,
                                             struct move_list *list, const bool fast)
@@ -428,8 +435,9 @@ static ALWAYS_INLINE void generate_captures(const struct variant *v, const struc
 }
 
 /* The kings of `kings` that have a first jump over a piece of `enemy`. */
-static ALWAYS_INLINE bb_t kings_that_can_capture(const struct variant *v, const struct geometry *g,
-                                   bb_t kings, bb_t enemy, bb_t empty)
+static ALWAYS_INLINE bb_t kings_that_can_capture(const struct variant *v,
+                                                 const struct geometry *g, bb_t kings,
+                                                 bb_t enemy, bb_t empty)
 {
     bb_t found = 0;
     int k;
@@ -444,8 +452,9 @@ static ALWAYS_INLINE bb_t kings_that_can_capture(const struct variant *v, const 
 
 /* The pieces of the side to move that have a first jump, on the variant's board g: none
  * when it has no capture. Found once per move generation and handed to the search. */
-static ALWAYS_INLINE bb_t capture_starters(const struct variant *v, const struct geometry *g,
-                             const struct position *p)
+static ALWAYS_INLINE bb_t capture_starters(const struct variant *v,
+                                           const struct geometry *g,
+                                           const struct position *p)
 {
     bb_t empty = g->board & ~position_occupied(p);
 
@@ -479,8 +488,8 @@ static void add_quiet(struct move_list *list, int from, int to, bool promotes)
 }
 
 /* The squares a king on k can move to in direction d without capturing. */
-static ALWAYS_INLINE bb_t king_targets(const struct variant *v, const struct geometry *g, int k,
-                         enum direction d, bb_t occupied)
+static ALWAYS_INLINE bb_t king_targets(const struct variant *v, const struct geometry *g,
+                                       int k, enum direction d, bb_t occupied)
 {
     if (!v->flying_kings) {
         int t = g->step[k][d];
@@ -523,9 +532,9 @@ static void list_clear(struct move_list *list)
 
 /* generate_moves, compiled twice (core/cpu.h) with the capture search; returns the
  * number of moves listed (the copies of core/cpu.h return a value). */
-static ALWAYS_INLINE int generate_moves_body(const struct variant *v, const struct position *p,
-                                              unsigned flags, struct move_list *list,
-                                              const bool fast)
+static ALWAYS_INLINE int generate_moves_body(const struct variant *v,
+                                             const struct position *p, unsigned flags,
+                                             struct move_list *list, const bool fast)
 {
     const struct geometry *g = v->board();
 

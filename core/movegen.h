@@ -54,7 +54,8 @@ int count_moves(const struct variant *v, const struct position *p, unsigned flag
  * makes one move for every position it counts the moves of. Each field of `out` is
  * written once from `p`, never read back: a copy of the whole position followed by
  * changes to parts of it makes the processor wait for the copy's wide stores. */
-static inline void make_move(const struct position *p, const struct move *m, struct position *out)
+static inline void make_move(const struct position *p, const struct move *m,
+                             struct position *out)
 {
     enum side s = p->side, o = side_other(s);
     bb_t from = bb_of(m->from), to = bb_of(m->to);
