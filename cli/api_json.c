@@ -52,23 +52,31 @@ int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
 json_t *rules_value_json(const damero_tb *tb, int reading, const damero_rules_value *v)
 {
     damero_rule_info info;
-    json_t *counts = json_object(), *binding = json_null();
+    json_t *counts = json_object(), *strong = json_object(), *binding = json_null();
 
-    for (int k = 0; k < damero_rule_count(tb) && counts; k++)
-        if (damero_rule(tb, k, &info) == DAMERO_OK)
-            counts = json_with(counts, info.name, json_count(v->counts.plies[k]));
+    for (int k = 0; k < damero_rule_count(tb) && counts && strong; k++) {
+        if (damero_rule(tb, k, &info) != DAMERO_OK)
+            continue;
+        counts = json_with(counts, info.name, json_count(v->counts.plies[k]));
+        if (v->counts.strong[k] != DAMERO_STRONG_UNSAID)
+            strong = json_with(strong, info.name,
+                               json_string(v->counts.strong[k] == DAMERO_STRONG_WHITE
+                                               ? "white" : "black"));
+    }
     if (v->rule >= 0 && damero_rule(tb, v->rule, &info) == DAMERO_OK)
         binding = json_string(info.name);
-    if (!counts || !binding) {
+    if (!counts || !strong || !binding) {
         json_decref(counts);
+        json_decref(strong);
         json_decref(binding);
         return NULL;
     }
-    return json_pack("{s:i, s:s, s:o, s:b, s:b, s:b, s:o, s:o}", "reading", reading + 1,
+    return json_pack("{s:i, s:s, s:o, s:b, s:b, s:b, s:o, s:o, s:o}", "reading", reading + 1,
                      "wdl", wdl_word(v->wdl), "plies", json_count(v->plies), "cursed",
                      v->wdl == DAMERO_DRAW && v->plain.wdl == DAMERO_WIN, "blessed",
                      v->wdl == DAMERO_DRAW && v->plain.wdl == DAMERO_LOSS, "exact",
-                     !v->tables_beyond, "binding", binding, "counts", counts);
+                     !v->tables_beyond, "binding", binding, "counts", counts,
+                     "strong", strong);
 }
 
 int position_rules_json(damero_tb *tb, const damero_position *pos, int reading,

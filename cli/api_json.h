@@ -19,10 +19,11 @@ json_t *json_with_value(json_t *object, const damero_value *v);
 int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                   json_t **json);
 
-/* {reading, wdl, plies, cursed, blessed, exact, binding, counts}: a value under the
- * move-limit rules (damero_probe_rules), reading 0 or 1; plies null in a draw, binding the
- * name of the count that runs out first in a cursed win or blessed loss (else null),
- * counts each rule's plies played by name (null: not started). NULL when memory runs
+/* {reading, wdl, plies, cursed, blessed, exact, binding, counts, strong}: a value under
+ * the move-limit rules (damero_probe_rules), reading 0 or 1; plies null in a draw, binding
+ * the name of the count that runs out first in a cursed win or blessed loss (else null),
+ * counts each rule's plies played by name (null: not started), strong the side ("white"
+ * or "black") each running "win within" count is for, by name. NULL when memory runs
  * out. Thread-safe. */
 json_t *rules_value_json(const damero_tb *tb, int reading, const damero_rules_value *v);
 

@@ -50,9 +50,10 @@ static void bad_count(const damero_tb *tb, const char *given, char *message, siz
 {
     damero_rule_info info;
     size_t n = (size_t)snprintf(message, size,
-                                "--count takes RULE=N, RULE one of the %s rules by number or "
-                                "name, N the plies played since its count started (0 to 120) "
-                                "or not-started; not '%s'. The rules:",
+                                "--count takes RULE=N or RULE=N:SIDE, RULE one of the %s rules "
+                                "by number or name, N the plies played since its count started "
+                                "(0 to 120) or not-started, SIDE white or black (the side the "
+                                "count is for); not '%s'. The rules:",
                                 damero_variant(tb), given);
     for (int k = 0; k < damero_rule_count(tb) && n < size; k++)
         if (damero_rule(tb, k, &info) == DAMERO_OK)
@@ -62,9 +63,23 @@ static void bad_count(const damero_tb *tb, const char *given, char *message, siz
         snprintf(message + n, size - n, " none");
 }
 
+/* The side after N in "RULE=N:SIDE" (text points after N): DAMERO_STRONG_UNSAID when
+ * there is none, -1 when it is not a side. */
+static int count_side(const char *text)
+{
+    if (*text == '\0')
+        return DAMERO_STRONG_UNSAID;
+    if (strcmp(text, ":white") == 0)
+        return DAMERO_STRONG_WHITE;
+    if (strcmp(text, ":black") == 0)
+        return DAMERO_STRONG_BLACK;
+    return -1;
+}
+
 int rules_counts(const damero_tb *tb, const struct rules_args *r, damero_counts *counts,
                  char *message, size_t size)
 {
+    *counts = (damero_counts){ 0 };
     for (int k = 0; k < DAMERO_MAX_RULES; k++)
         counts->plies[k] = DAMERO_COUNT_NOT_STARTED;
     for (int k = 0; k < r->num_counts; k++) {
@@ -74,12 +89,14 @@ int rules_counts(const damero_tb *tb, const struct rules_args *r, damero_counts 
         long plies = eq ? strtol(eq + 1, &end, 10) : -1;
         if (eq && strcmp(eq + 1, "not-started") == 0)
             plies = DAMERO_COUNT_NOT_STARTED, end = (char *)"";
-        if (rule < 0 || end == eq + 1 || *end || plies < DAMERO_COUNT_NOT_STARTED ||
+        int side = eq ? count_side(end) : -1;
+        if (rule < 0 || end == eq + 1 || side < 0 || plies < DAMERO_COUNT_NOT_STARTED ||
             plies > 120) {
             bad_count(tb, r->count[k], message, size);
             return EXIT_USAGE;
         }
         counts->plies[rule] = (int)plies;
+        counts->strong[rule] = side;
     }
     return EXIT_OK;
 }
@@ -111,6 +128,9 @@ void print_rules_text(const damero_tb *tb, const struct rules_args *r,
                info.unit[reading]);
         if (v->counts.plies[k] == DAMERO_COUNT_NOT_STARTED)
             printf("no count\n");
+        else if (v->counts.strong[k] != DAMERO_STRONG_UNSAID)
+            printf("%d plies played, for %s\n", v->counts.plies[k],
+                   v->counts.strong[k] == DAMERO_STRONG_WHITE ? "White" : "Black");
         else
             printf("%d plies played\n", v->counts.plies[k]);
     }

@@ -23,10 +23,14 @@
     "                  5.10): win, draw or loss when every count is respected, with the\n" \
     "                  plies to the end of the game under them; a win the rules make a\n" \
     "                  draw is called a cursed win, a loss they make a draw a blessed loss\n" \
-    "  --count RULE=N  rule RULE (its number in the list printed, or its name) has run N\n" \
+    "  --count RULE=N[:SIDE]\n" \
+    "                  rule RULE (its number in the list printed, or its name) has run N\n" \
     "                  plies since its count started (0 to 120, or not-started); may be\n" \
     "                  repeated. Counts not given start at the position where it starts\n" \
-    "                  them (the ending arises there). Implies --rules\n" \
+    "                  them (the ending arises there). SIDE (white or black) is the side\n" \
+    "                  a \"win within\" count is for, the one with more pieces when it\n" \
+    "                  started: needed only once captures leave as many pieces each.\n" \
+    "                  Implies --rules\n" \
     "  --reading N     1: each rule's first reading of its limit (default); 2: the second,\n" \
     "                  for the rules whose sources differ. Implies --rules\n"
 

@@ -3,9 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A state's counts as the transposition table keys them: the plies of each count, then
+ * the side each runs for. */
+#define KEY_SIZE (2 * RULES_MAX)
+
 struct rule_memo_entry {
     struct position p;
-    int8_t counts[RULES_MAX];
+    int8_t counts[KEY_SIZE];
     bool used;
     struct rule_verdict v;
 };
@@ -63,13 +67,13 @@ static const struct rule_verdict draw_verdict = { WDL_DRAW, -1, false };
 
 /* ---- the transposition table ---- */
 
-static uint64_t state_hash(const struct position *p, const int8_t counts[RULES_MAX])
+static uint64_t state_hash(const struct position *p, const int8_t counts[KEY_SIZE])
 {
     uint64_t h = p->side ? 0x9e3779b97f4a7c15u : 0;
     const uint64_t words[4] = { p->men[0], p->men[1], p->kings[0], p->kings[1] };
     for (int k = 0; k < 4; k++)
         h = (h ^ words[k]) * 0xff51afd7ed558ccdu, h ^= h >> 29;
-    for (int k = 0; k < RULES_MAX; k++)
+    for (int k = 0; k < KEY_SIZE; k++)
         h = (h ^ (uint8_t)counts[k]) * 0xc4ceb9fe1a85ec53u, h ^= h >> 31;
     return h;
 }
@@ -77,11 +81,11 @@ static uint64_t state_hash(const struct position *p, const int8_t counts[RULES_M
 /* The slot of the state: where it is, or the empty one where it would go. */
 static struct rule_memo_entry *memo_slot(struct rule_memo_entry *memo, size_t capacity,
                                          const struct position *p,
-                                         const int8_t counts[RULES_MAX])
+                                         const int8_t counts[KEY_SIZE])
 {
     size_t i = state_hash(p, counts) & (capacity - 1);
     while (memo[i].used && !(position_equal(&memo[i].p, p) && memo[i].p.side == p->side &&
-                             memcmp(memo[i].counts, counts, RULES_MAX) == 0))
+                             memcmp(memo[i].counts, counts, KEY_SIZE) == 0))
         i = (i + 1) & (capacity - 1);
     return &memo[i];
 }
@@ -102,7 +106,7 @@ static int memo_grow(struct rule_search *s)
 }
 
 static int memo_store(struct rule_search *s, const struct position *p,
-                      const int8_t counts[RULES_MAX], struct rule_verdict v)
+                      const int8_t counts[KEY_SIZE], struct rule_verdict v)
 {
     if (s->used >= s->max_states)
         return RULE_SEARCH_ERR_TOO_MANY;
@@ -110,7 +114,7 @@ static int memo_store(struct rule_search *s, const struct position *p,
         return RULE_SEARCH_ERR_MEMORY;
     struct rule_memo_entry *e = memo_slot(s->memo, s->capacity, p, counts);
     *e = (struct rule_memo_entry){ .p = *p, .used = true, .v = v };
-    memcpy(e->counts, counts, RULES_MAX);
+    memcpy(e->counts, counts, KEY_SIZE);
     s->used++;
     return 0;
 }
@@ -120,7 +124,7 @@ static int memo_store(struct rule_search *s, const struct position *p,
 static int plies_left(const struct rule_row *row, const struct position *p,
                       const struct rule_counts *c, int k)
 {
-    return rule_limit_plies(row, k, p, c->plies[k]) - c->plies[k];
+    return rule_limit_plies(row, k, p, c) - c->plies[k];
 }
 
 /* Whether a running count has too few plies left for the winner to get out of it. A
@@ -149,8 +153,8 @@ static bool count_cannot_hold(const struct rule_row *row, const struct position 
  * (docs/how-it-works.md, "Values under the rules: the table", 1-3): a fresh draw is a
  * draw; a win or loss in d plies stays so when every count that differs from the fresh
  * one has d plies left, and is a draw when a "win within" count has fewer. A count's
- * limit may change by a ply as the material changes (rule_limit_bounds), so "d plies
- * left" is taken with its least limit, "fewer" with its greatest. */
+ * limit stays what it is at p along every line (its strong side and the side that moved
+ * first in it do not change). */
 static bool fresh_decides(const struct rule_row *row, const struct position *p,
                           const struct rule_counts *c, dtm_t fresh, struct rule_verdict *out)
 {
@@ -163,15 +167,15 @@ static bool fresh_decides(const struct rule_row *row, const struct position *p,
     }
     rule_counts_fresh(row, p, &f);
     for (int k = 0; k < row->num; k++) {
-        int least, most;
-        if (c->plies[k] == RULE_COUNT_NOT_STARTED || c->plies[k] == f.plies[k])
+        if (c->plies[k] == RULE_COUNT_NOT_STARTED ||
+            (c->plies[k] == f.plies[k] && c->strong[k] == f.strong[k]))
             continue; /* a count equal to the fresh one runs as it does */
-        rule_limit_bounds(row, k, &least, &most);
-        if (row_rule(row, k)->kind == LIMIT_WIN_WITHIN && most - c->plies[k] < v.plies) {
+        int left = plies_left(row, p, c, k);
+        if (row_rule(row, k)->kind == LIMIT_WIN_WITHIN && left < v.plies) {
             *out = draw_verdict;
             return true;
         }
-        all_hold &= least - c->plies[k] >= v.plies;
+        all_hold &= left >= v.plies;
     }
     if (all_hold)
         *out = v;
@@ -283,9 +287,9 @@ static int solve(struct rule_search *s, const struct position *p, const struct r
         *out = (struct rule_verdict){ dtm_wdl(dtm), dtm_plies(dtm), true };
         return 0;
     }
-    int8_t key[RULES_MAX];
+    int8_t key[KEY_SIZE];
     for (int k = 0; k < RULES_MAX; k++)
-        key[k] = (int8_t)c->plies[k];
+        key[k] = (int8_t)c->plies[k], key[RULES_MAX + k] = (int8_t)c->strong[k];
     if (s->capacity) {
         struct rule_memo_entry *e = memo_slot(s->memo, s->capacity, p, key);
         if (e->used) {

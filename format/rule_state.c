@@ -57,22 +57,30 @@ struct move_facts move_facts_of(const struct position *p, const struct move *m)
                                 .promotion = m->promotes };
 }
 
-/* The count of rule k at p, of material m, when it has not been running before p. */
-static int count_at_start(const struct rule_row *row, int k, const struct position *p,
-                          const struct material *m)
-{
-    enum side strong;
-    if (!in_force(row, k, m, &strong))
-        return RULE_COUNT_NOT_STARTED;
-    return precondition_met(row, k, p, strong) ? 0 : RULE_COUNT_NOT_STARTED;
-}
-
 /* Whether rule k's count, once started, runs until the game ends: a "win within" rule
  * asks for the end of the game, whatever captures happen on the way (the forzosa's
  * lone king taking a sacrificed king ends neither the ending's count nor the task). */
 static bool runs_to_the_end(const struct rule_row *row, int k)
 {
     return row_rule(row, k)->kind == LIMIT_WIN_WITHIN;
+}
+
+/* Starts rule k's count at p, of material m, when it has not been running before p (or
+ * leaves it not started), with the side it runs for where that matters. */
+static void start_count(const struct rule_row *row, int k, const struct position *p,
+                        const struct material *m, struct rule_counts *counts)
+{
+    enum side strong;
+    bool starts = in_force(row, k, m, &strong) && precondition_met(row, k, p, strong);
+    counts->plies[k] = starts ? 0 : RULE_COUNT_NOT_STARTED;
+    counts->strong[k] = starts && runs_to_the_end(row, k) ? (int)strong : RULE_STRONG_NONE;
+}
+
+/* The side with more pieces in m, or RULE_STRONG_NONE when both have as many. */
+static int side_with_more(const struct material *m)
+{
+    int white = material_side_pieces(m, WHITE), black = material_side_pieces(m, BLACK);
+    return white == black ? RULE_STRONG_NONE : white > black ? WHITE : BLACK;
 }
 
 void rule_counts_settle(const struct rule_row *row, const struct position *p,
@@ -82,13 +90,28 @@ void rule_counts_settle(const struct rule_row *row, const struct position *p,
     for (int k = 0; k < row->num; k++) {
         enum side strong;
         bool running = counts->plies[k] != RULE_COUNT_NOT_STARTED;
-        if (!in_force(row, k, &m, &strong) && !(running && runs_to_the_end(row, k)))
+        if (!running)
+            start_count(row, k, p, &m, counts);
+        else if (!runs_to_the_end(row, k))
+            counts->strong[k] = RULE_STRONG_NONE;
+        else if (counts->strong[k] == RULE_STRONG_NONE)
+            counts->strong[k] = side_with_more(&m);
+        if (running && !in_force(row, k, &m, &strong) && !runs_to_the_end(row, k))
             counts->plies[k] = RULE_COUNT_NOT_STARTED;
-        else if (!running)
-            counts->plies[k] = count_at_start(row, k, p, &m);
     }
-    for (int k = row->num; k < RULES_MAX; k++)
+    for (int k = row->num; k < RULES_MAX; k++) {
         counts->plies[k] = RULE_COUNT_NOT_STARTED;
+        counts->strong[k] = RULE_STRONG_NONE;
+    }
+}
+
+int rule_counts_strong_unknown(const struct rule_row *row, const struct rule_counts *counts)
+{
+    for (int k = 0; k < row->num; k++)
+        if (counts->plies[k] != RULE_COUNT_NOT_STARTED && runs_to_the_end(row, k) &&
+            counts->strong[k] == RULE_STRONG_NONE)
+            return k;
+    return -1;
 }
 
 /* Whether the move resets a no-progress count of rule k. */
@@ -114,16 +137,17 @@ void rule_counts_after(const struct rule_row *row, const struct position *p,
         enum side strong;
         int count = k < row->num ? in->plies[k] : RULE_COUNT_NOT_STARTED;
         bool running = count != RULE_COUNT_NOT_STARTED;
+        out->strong[k] = RULE_STRONG_NONE;
         if (k >= row->num)
             out->plies[k] = RULE_COUNT_NOT_STARTED;
         else if (running && runs_to_the_end(row, k))
-            out->plies[k] = count + 1;
+            out->plies[k] = count + 1, out->strong[k] = in->strong[k];
         else if (!in_force(row, k, &after, &strong))
             out->plies[k] = RULE_COUNT_NOT_STARTED; /* the ending is left: the count ends */
         else if (running && in_force(row, k, &before, &strong))
             out->plies[k] = resets(row_rule(row, k), f) ? 0 : count + 1;
         else
-            out->plies[k] = count_at_start(row, k, child, &after); /* the ending arises here */
+            start_count(row, k, child, &after, out); /* the ending arises here */
     }
 }
 
@@ -134,25 +158,13 @@ static const struct limit_reading *row_reading(const struct rule_row *row, int k
     return &rule->readings[row->reading < move_limit_readings(rule) ? row->reading : 0];
 }
 
-void rule_limit_bounds(const struct rule_row *row, int k, int *least, int *most)
-{
-    int a = reading_plies(row_reading(row, k), row_rule(row, k)->kind, true);
-    int b = reading_plies(row_reading(row, k), row_rule(row, k)->kind, false);
-    *least = a < b ? a : b;
-    *most = a < b ? b : a;
-}
-
-int rule_limit_plies(const struct rule_row *row, int k, const struct position *p, int count)
+int rule_limit_plies(const struct rule_row *row, int k, const struct position *p,
+                     const struct rule_counts *counts)
 {
     const struct move_limit_rule *rule = row_rule(row, k);
-    const struct limit_reading *r = row_reading(row, k);
-    struct material m = material_of(p);
-    int white = material_side_pieces(&m, WHITE), black = material_side_pieces(&m, BLACK);
-    /* the side to move when the count started; with as many pieces each, the side that
-     * moved first counts as the strong one */
-    enum side first = count % 2 ? side_other(p->side) : p->side;
-    enum side strong = white >= black ? WHITE : BLACK;
-    return reading_plies(r, rule->kind, white == black || first == strong);
+    /* the side to move when the count started */
+    enum side first = counts->plies[k] % 2 ? side_other(p->side) : p->side;
+    return reading_plies(row_reading(row, k), rule->kind, (int)first == counts->strong[k]);
 }
 
 int rule_counts_expired(const struct rule_row *row, const struct position *p,
@@ -160,7 +172,7 @@ int rule_counts_expired(const struct rule_row *row, const struct position *p,
 {
     for (int k = 0; k < row->num; k++)
         if (counts->plies[k] != RULE_COUNT_NOT_STARTED &&
-            counts->plies[k] >= rule_limit_plies(row, k, p, counts->plies[k]))
+            counts->plies[k] >= rule_limit_plies(row, k, p, counts))
             return k;
     return -1;
 }

@@ -14,11 +14,16 @@
 
 #define RULES_MAX 8                 /* more rules than any variant's row has */
 #define RULE_COUNT_NOT_STARTED (-1)
+#define RULE_STRONG_NONE (-1)
 
 /* For each rule of the row, in the row's order: the plies played since its count
- * started, or RULE_COUNT_NOT_STARTED (also for a rule not in force). */
+ * started, or RULE_COUNT_NOT_STARTED (also for a rule not in force); and for a running
+ * "win within" count, the side it runs for (the side with more pieces when it started:
+ * captures can leave as many pieces each, and the limit depends on whether that side
+ * moved first), else RULE_STRONG_NONE. */
 struct rule_counts {
     int plies[RULES_MAX];
+    int strong[RULES_MAX];          /* enum side, or RULE_STRONG_NONE */
 };
 
 /* A variant's rules, ready to test positions against, under one reading. */
@@ -54,7 +59,10 @@ struct move_facts move_facts_of(const struct position *p, const struct move *m);
 /* Completes counts for p: a rule not in force gets RULE_COUNT_NOT_STARTED, unless it is a
  * "win within" rule whose count runs (such a count runs until the game ends); a rule in
  * force whose count has not started starts it at p when it has no precondition or p
- * meets it (the ending arises, or the precondition is first met, here). */
+ * meets it (the ending arises, or the precondition is first met, here). A running "win
+ * within" count whose strong side is RULE_STRONG_NONE gets the side with more pieces at
+ * p; with as many each, the position does not tell and it stays RULE_STRONG_NONE
+ * (rule_counts_strong_unknown). Other counts get RULE_STRONG_NONE. */
 void rule_counts_settle(const struct rule_row *row, const struct position *p,
                         struct rule_counts *counts);
 
@@ -63,14 +71,15 @@ void rule_counts_after(const struct rule_row *row, const struct position *p,
                        const struct rule_counts *in, struct move_facts f,
                        const struct position *child, struct rule_counts *out);
 
-/* The plies rule k's running count allows, `count` plies played, seen from p: the
- * strong side is the side with more pieces at p. */
-int rule_limit_plies(const struct rule_row *row, int k, const struct position *p, int count);
+/* The first running "win within" count of settled counts whose strong side is not
+ * known (the caller gave none and p has as many pieces each), or -1. */
+int rule_counts_strong_unknown(const struct rule_row *row, const struct rule_counts *counts);
 
-/* The fewest and the most plies rule k's count can allow, whatever the position: the
- * limit of a count in moves is one ply longer when the strong side did not move first,
- * and which side that is can change with the material (rule_limit_plies). */
-void rule_limit_bounds(const struct rule_row *row, int k, int *least, int *most);
+/* The plies rule k's running count (settled for p, its strong side known) allows: a
+ * "win within" count in moves allows one ply more when its strong side did not move
+ * first, which the plies played and p's side to move tell. */
+int rule_limit_plies(const struct rule_row *row, int k, const struct position *p,
+                     const struct rule_counts *counts);
 
 /* The first rule whose count has run out at p (the game is then drawn), or -1. */
 int rule_counts_expired(const struct rule_row *row, const struct position *p,

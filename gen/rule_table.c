@@ -252,7 +252,8 @@ static void ungather(struct tableset *ts, struct gathered *g)
 }
 
 /* The values in bytes (malloc'd into out) when they all fit; returns the width of the
- * values to write: 8 (out) or 16 (in as it is), or 0 when memory runs out. */
+ * values to write: 8 (out) or 16 (in as it is), or 0 when memory runs out (out then
+ * holds nothing to free). */
 static uint32_t values_in_bytes(const uint16_t *const in[2], uint64_t n, uint8_t *out[2])
 {
     for (int side = 0; side < 2; side++)
@@ -260,8 +261,11 @@ static uint32_t values_in_bytes(const uint16_t *const in[2], uint64_t n, uint8_t
             if (in[side][i] > UINT8_MAX)
                 return 16;
     for (int side = 0; side < 2; side++) {
-        if (!(out[side] = malloc(n + 1)))
+        if (!(out[side] = malloc(n + 1))) {
+            free(out[0]); /* the first side's bytes, when the second's do not fit */
+            out[0] = NULL;
             return 0;
+        }
         for (uint64_t i = 0; i < n; i++)
             out[side][i] = (uint8_t)in[side][i];
     }

@@ -305,6 +305,13 @@ int damero_legal_moves(const damero_tb *tb, const damero_position *pos, damero_m
 #define DAMERO_MAX_RULES 8          /* more rules than any variant has */
 #define DAMERO_COUNT_NOT_STARTED (-1)
 
+/* The side a running "win within" count is for (damero_counts.strong). */
+enum damero_count_side {
+    DAMERO_STRONG_UNSAID = 0,   /* the side with more pieces at pos */
+    DAMERO_STRONG_WHITE = 1,
+    DAMERO_STRONG_BLACK = 2
+};
+
 /* The counts of a game, filled by the engine from its game's history (or by
  * damero_counts_start and damero_counts_after), one per rule of the variant in the order
  * of damero_rule():
@@ -318,9 +325,20 @@ int damero_legal_moves(const damero_tb *tb, const damero_position *pos, damero_m
  *           has not started before pos: it then starts at pos if pos starts it (its
  *           ending and precondition hold), so that counts of all DAMERO_COUNT_NOT_STARTED
  *           read "the ending arises here". A count given for a rule that does not cover
- *           pos is ignored. Entries past the variant's rules are ignored. */
+ *           pos is ignored. Entries past the variant's rules are ignored.
+ * strong[k]: for a running count of a "win within" rule (the forzosa, three kings
+ *           against one, ...), the side it is for: the side that had more pieces when it
+ *           started (enum damero_count_side). The limit in plies depends on it (a count in
+ *           moves allows one ply more when that side did not move first), and captures
+ *           on the way can leave as many pieces each (one king against one), where pos no
+ *           longer tells. DAMERO_STRONG_UNSAID (0, what a zeroed struct holds) takes the
+ *           side with more pieces at pos, and is an error (DAMERO_ERR_ARGUMENT) where
+ *           both sides have as many. Ignored for other counts. The library's calls fill
+ *           it for every running "win within" count and leave it DAMERO_STRONG_UNSAID
+ *           for the others, so counts passed from call to call carry it. */
 typedef struct damero_counts {
     int plies[DAMERO_MAX_RULES];
+    int strong[DAMERO_MAX_RULES];
 } damero_counts;
 
 typedef struct damero_rule_info {

@@ -12,6 +12,7 @@
 #include "probe/damero.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,26 +123,47 @@ int damero_rule(const damero_tb *tb, int k, damero_rule_info *info)
     return DAMERO_OK;
 }
 
-/* The counts of a call in the state's form, settled for p; counts in range. */
+/* The counts of a call in the state's form, settled for p; counts in range, and the
+ * side of every running "win within" count known. */
 static int counts_in(const struct search *s, const struct position *p,
                      const damero_counts *given, struct rule_counts *c)
 {
     for (int k = 0; k < RULES_MAX; k++) {
-        int plies = given && k < s->row.num ? given->plies[k] : RULE_COUNT_NOT_STARTED;
+        bool ours = given && k < s->row.num;
+        int plies = ours ? given->plies[k] : RULE_COUNT_NOT_STARTED;
+        int strong = ours ? given->strong[k] : DAMERO_STRONG_UNSAID;
         if (plies < RULE_COUNT_NOT_STARTED || plies > 120)
             return probe_fail(DAMERO_ERR_ARGUMENT, "a count is the plies played since it "
                                                    "started (0 to 120), or "
                                                    "DAMERO_COUNT_NOT_STARTED");
+        if (strong < DAMERO_STRONG_UNSAID || strong > DAMERO_STRONG_BLACK)
+            return probe_fail(DAMERO_ERR_ARGUMENT, "a count's strong side is "
+                                                   "DAMERO_STRONG_UNSAID, _WHITE or _BLACK");
         c->plies[k] = plies;
+        c->strong[k] = strong == DAMERO_STRONG_WHITE   ? WHITE
+                       : strong == DAMERO_STRONG_BLACK ? BLACK
+                                                       : RULE_STRONG_NONE;
     }
     rule_counts_settle(&s->row, p, c);
+    int unknown = rule_counts_strong_unknown(&s->row, c);
+    if (unknown >= 0) {
+        char message[160];
+        snprintf(message, sizeof message, "the %s count runs and both sides have as many "
+                 "pieces: say which side it is for (damero_counts.strong)",
+                 row_rule(&s->row, unknown)->name);
+        return probe_fail(DAMERO_ERR_ARGUMENT, message);
+    }
     return DAMERO_OK;
 }
 
 static void counts_out(const struct rule_counts *c, damero_counts *out)
 {
-    for (int k = 0; k < DAMERO_MAX_RULES; k++)
+    for (int k = 0; k < DAMERO_MAX_RULES; k++) {
         out->plies[k] = c->plies[k];
+        out->strong[k] = c->strong[k] == WHITE   ? DAMERO_STRONG_WHITE
+                         : c->strong[k] == BLACK ? DAMERO_STRONG_BLACK
+                                                 : DAMERO_STRONG_UNSAID;
+    }
 }
 
 /* Checks pos and reads it, with its plain value and its rule table's value at once (the
@@ -229,7 +251,7 @@ static int binding_rule(const struct rule_row *row, const struct position *p,
     for (int k = 0; k < row->num; k++) {
         if (c->plies[k] == RULE_COUNT_NOT_STARTED)
             continue;
-        int left = rule_limit_plies(row, k, p, c->plies[k]) - c->plies[k];
+        int left = rule_limit_plies(row, k, p, c) - c->plies[k];
         if (best < 0 || left < best_left)
             best = k, best_left = left;
     }

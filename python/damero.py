@@ -13,7 +13,11 @@ Positions are given and returned as FENs in the variant's notation. Values are f
 side to move: wdl is WIN (1), DRAW (0) or LOSS (-1); dtm and mtc count plies, None in a
 draw. Under the move-limit rules (probe_rules, root_moves_rules, the counts_* calls),
 counts are lists with one entry per rule of the variant (in the order of rule(k)): the
-plies played since that rule's count started, or None when it has not started. A failed
+plies played since that rule's count started, or None when it has not started. A running
+count comes back as a Count, an int that also says (.strong: "white" or "black") the side
+a "win within" count is for; give Count(plies, "white") where captures have left as many
+pieces each, as the position no longer tells (a plain int takes the side with more
+pieces). A failed
 call raises DameroError, whose status is the C library's enum
 damero_status (MISSING, CORRUPT, ...) and whose message says what went wrong.
 
@@ -78,7 +82,27 @@ class _Move(ctypes.Structure):
 
 
 class _Counts(ctypes.Structure):
-    _fields_ = [("plies", ctypes.c_int * MAX_RULES)]
+    _fields_ = [("plies", ctypes.c_int * MAX_RULES), ("strong", ctypes.c_int * MAX_RULES)]
+
+
+_STRONG_CODES = {None: 0, "white": 1, "black": 2}  # enum damero_count_side
+
+
+class Count(int):
+    """The plies a running count has run, and the side it is for (strong: "white" or
+    "black" for a "win within" count, None where the position tells or it does not
+    matter). Compares and computes as the int it is."""
+
+    def __new__(cls, plies, strong=None):
+        if strong not in _STRONG_CODES:
+            raise DameroError(ERR_ARGUMENT, f"a count's side is 'white', 'black' or None, "
+                                            f"not {strong!r}")
+        count = super().__new__(cls, plies)
+        count.strong = strong
+        return count
+
+    def __repr__(self):
+        return f"Count({int(self)}, {self.strong!r})"
 
 
 class _RuleInfo(ctypes.Structure):
@@ -322,10 +346,13 @@ class Tables:
         for k in range(MAX_RULES):
             n = given[k] if k < len(given) else None
             c.plies[k] = COUNT_NOT_STARTED if n is None else n
+            c.strong[k] = _STRONG_CODES[getattr(n, "strong", None)]
         return ctypes.byref(c)
 
     def _counts_list(self, c):
-        return [_counted(c.plies[k]) for k in range(self.rule_count())]
+        sides = {code: side for side, code in _STRONG_CODES.items()}
+        return [None if c.plies[k] < 0 else Count(c.plies[k], sides[c.strong[k]])
+                for k in range(self.rule_count())]
 
     def _rules_value(self, v):
         return RulesValue(_value(v.plain), v.wdl, _counted(v.plies), _counted(v.rule),

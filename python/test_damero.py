@@ -75,6 +75,24 @@ class BindingTest(unittest.TestCase):
         self.assertEqual(self.tb.root_moves("W:Wa1:Bb2,c3"), [])
         self.assertFails(damero.ERR_GAME_OVER, self.tb.best_move, "W:Wa1:Bb2,c3")
 
+    def test_count_side(self):
+        """A running forzosa count keeps its side where captures leave one king each."""
+        with damero.Tables("spanish", self.root) as tb:
+            # 4 plies played, Black to move: 26 - 4 = 22 plies left, DTM 22
+            value = tb.probe_rules("B:WK5,K14,K16:BK6", [4], reading=1)
+            self.assertEqual((value.wdl, value.plies), (damero.LOSS, 22))
+            self.assertEqual(value.counts[0].strong, "white")
+            one_each = "W:WK31:BK18"
+            with self.assertRaises(damero.DameroError) as caught:
+                tb.probe_rules(one_each, [21], reading=1)
+            self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
+            value = tb.probe_rules(one_each, [damero.Count(25, "white")], reading=1)
+            self.assertEqual((value.wdl, value.plies), (damero.WIN, 1))
+            printed = self.command_json("spanish", one_each, 1, "--count", "forzosa=25:white")
+            self.assertSameValue(tb, value, printed["rules"], "forzosa=25:white")
+            value = tb.probe_rules(one_each, [damero.Count(25, "black")], reading=1)
+            self.assertEqual(value.wdl, damero.DRAW)
+
     def test_errors(self):
         self.assertFails(damero.ERR_VARIANT, damero.Tables, "chess", self.tables)
         self.assertFails(damero.ERR_IO, damero.Tables, "russian",
@@ -154,6 +172,8 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(None if value.rule is None else names[value.rule], printed["binding"],
                          where)
         self.assertEqual(dict(zip(names, value.counts)), printed["counts"], where)
+        self.assertEqual({name: c.strong for name, c in zip(names, value.counts)
+                          if c is not None and c.strong is not None}, printed["strong"], where)
 
     def test_examples_as_the_command(self):
         for variant, fen, reading in RULES_EXAMPLES:
@@ -203,6 +223,24 @@ class RulesTest(unittest.TestCase):
             self.assertIsNone(tb.counts_run_out(fen, start))
             late[names.index("3 kings v 1")] = 120
             self.assertEqual(tb.counts_run_out(fen, late), names.index("3 kings v 1"))
+
+    def test_count_side(self):
+        """A running forzosa count keeps its side where captures leave one king each."""
+        with damero.Tables("spanish", self.root) as tb:
+            # 4 plies played, Black to move: 26 - 4 = 22 plies left, DTM 22
+            value = tb.probe_rules("B:WK5,K14,K16:BK6", [4], reading=1)
+            self.assertEqual((value.wdl, value.plies), (damero.LOSS, 22))
+            self.assertEqual(value.counts[0].strong, "white")
+            one_each = "W:WK31:BK18"
+            with self.assertRaises(damero.DameroError) as caught:
+                tb.probe_rules(one_each, [21], reading=1)
+            self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
+            value = tb.probe_rules(one_each, [damero.Count(25, "white")], reading=1)
+            self.assertEqual((value.wdl, value.plies), (damero.WIN, 1))
+            printed = self.command_json("spanish", one_each, 1, "--count", "forzosa=25:white")
+            self.assertSameValue(tb, value, printed["rules"], "forzosa=25:white")
+            value = tb.probe_rules(one_each, [damero.Count(25, "black")], reading=1)
+            self.assertEqual(value.wdl, damero.DRAW)
 
     def test_errors(self):
         with damero.Tables("russian", self.root) as tb:

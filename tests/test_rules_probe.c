@@ -224,8 +224,12 @@ static bool compare_state(damero_tb *tb, const struct variant *v, const struct g
     damero_position pos = public_position(v, &s->p);
     damero_counts counts;
     damero_rules_value value;
-    for (int r = 0; r < DAMERO_MAX_RULES; r++)
+    for (int r = 0; r < DAMERO_MAX_RULES; r++) {
         counts.plies[r] = s->c.plies[r];
+        counts.strong[r] = s->c.strong[r] == WHITE   ? DAMERO_STRONG_WHITE
+                           : s->c.strong[r] == BLACK ? DAMERO_STRONG_BLACK
+                                                     : DAMERO_STRONG_UNSAID;
+    }
     if (damero_probe_rules(tb, &pos, &counts, reading, &value) != DAMERO_OK)
         fail_msg("%s", damero_error_message());
     if (value.tables_beyond)
@@ -239,6 +243,18 @@ static bool compare_state(damero_tb *tb, const struct variant *v, const struct g
                  solved[k].plies);
     }
     return true;
+}
+
+/* Whether s has as many pieces each while a "win within" count runs: the position does
+ * not tell the count's strong side there, the state does. */
+static bool level_and_counting(const struct rule_row *row, const struct state *s)
+{
+    if (bb_count(position_pieces(&s->p, WHITE)) != bb_count(position_pieces(&s->p, BLACK)))
+        return false;
+    for (int k = 0; k < row->num; k++)
+        if (s->c.plies[k] != RULE_COUNT_NOT_STARTED && row_rule(row, k)->kind == LIMIT_WIN_WITHIN)
+            return true;
+    return false;
 }
 
 static void run_check(const char *root, const struct check *ch)
@@ -273,13 +289,16 @@ static void run_check(const char *root, const struct check *ch)
 
     damero_tb *tb;
     assert_int_equal(damero_open(v->name, root, 16 << 20, &tb), DAMERO_OK);
-    size_t compared = 0, won = 0, cursed = 0, every = g.n / (size_t)ch->others + 1;
-    for (size_t k = 0; k < g.n; k++)
-        if ((k < n_roots || k % every == 0) &&
+    size_t compared = 0, won = 0, cursed = 0, level = 0, every = g.n / (size_t)ch->others + 1;
+    for (size_t k = 0; k < g.n; k++) {
+        bool level_state = level_and_counting(&row, &g.states[k]);
+        if ((k < n_roots || k % every == 0 || level_state) &&
             compare_state(tb, v, &g, solved, k, ch->reading)) {
             compared++;
+            level += level_state;
             won += solved[k].wdl != DAMERO_DRAW;
         }
+    }
     /* the cursed wins among the roots: the rules matter in this material */
     for (size_t k = 0; k < n_roots; k++) {
         damero_value plain;
@@ -287,9 +306,10 @@ static void run_check(const char *root, const struct check *ch)
         assert_int_equal(damero_probe(tb, &pos, &plain), DAMERO_OK);
         cursed += plain.wdl != DAMERO_DRAW && solved[k].wdl == DAMERO_DRAW;
     }
-    print_message("%s %s reading %d, %d plies played: %zu states, %zu compared, %zu won "
-                  "or lost, %zu starts the rules draw\n", v->name, ch->material, ch->reading,
-                  ch->played, g.n, compared, won, cursed);
+    print_message("%s %s reading %d, %d plies played: %zu states, %zu compared (%zu with "
+                  "as many pieces each and a \"win within\" count running), %zu won or lost, "
+                  "%zu starts the rules draw\n", v->name, ch->material, ch->reading, ch->played,
+                  g.n, compared, level, won, cursed);
     assert_true(compared >= n_roots / 2);
     assert_true(won > 0);
     damero_close(tb);
@@ -353,6 +373,58 @@ static void test_russian_kkkvk(void **state)
                      26, DAMERO_DRAW, -1);
 }
 
+/* A forzosa count run `played` plies at spanish B:WK5,K14,K16:BK6 under the 13-move
+ * reading: its value under the rules, and the counts it returns. The DTM line (22 plies)
+ * gives up two kings to reach one king each before the last capture, where the position
+ * no longer tells that the count is White's. */
+static void expect_forzosa_running(damero_tb *tb, int played, int strong, int wdl, int plies)
+{
+    damero_position pos;
+    damero_counts counts = { .plies = { played, DAMERO_COUNT_NOT_STARTED,
+                                        DAMERO_COUNT_NOT_STARTED },
+                             .strong = { strong } };
+    damero_rules_value v;
+    assert_int_equal(damero_parse_fen(tb, "B:WK5,K14,K16:BK6", &pos), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_OK);
+    assert_int_equal(v.plain.wdl, DAMERO_LOSS);
+    assert_int_equal(v.plain.dtm, 22);
+    assert_int_equal(v.wdl, wdl);
+    assert_int_equal(v.plies, plies);
+    assert_int_equal(v.counts.strong[0], DAMERO_STRONG_WHITE);
+}
+
+/* Where captures leave one king each with the forzosa's count running, the count is
+ * still White's: its limit (26 plies when Black moved first in it) holds. */
+static void test_strong_side_carried(damero_tb *tb)
+{
+    /* 4 plies played, Black to move: Black moved first, 26 - 4 = 22 plies left */
+    expect_forzosa_running(tb, 4, DAMERO_STRONG_UNSAID, DAMERO_LOSS, 22);
+    expect_forzosa_running(tb, 4, DAMERO_STRONG_WHITE, DAMERO_LOSS, 22);
+    /* 5 plies played: White moved first, 25 - 5 = 20 left */
+    expect_forzosa_running(tb, 5, DAMERO_STRONG_UNSAID, DAMERO_DRAW, -1);
+
+    /* one king each: the side must be said */
+    damero_position pos;
+    damero_counts counts = { .plies = { 21, DAMERO_COUNT_NOT_STARTED,
+                                        DAMERO_COUNT_NOT_STARTED } };
+    damero_rules_value v;
+    assert_int_equal(damero_parse_fen(tb, "W:WK31:BK18", &pos), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_ERR_ARGUMENT);
+    assert_non_null(strstr(damero_error_message(), "forzosa"));
+    /* said: 25 plies played, White to move, so Black moved first: 26 allowed, one left
+     * for the capture that ends the game */
+    counts.plies[0] = 25;
+    counts.strong[0] = DAMERO_STRONG_WHITE;
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_OK);
+    assert_int_equal(v.wdl, DAMERO_WIN);
+    assert_int_equal(v.plies, 1);
+    counts.strong[0] = DAMERO_STRONG_BLACK;
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_OK);
+    assert_int_equal(v.wdl, DAMERO_DRAW);
+    counts.strong[0] = 3;
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_ERR_ARGUMENT);
+}
+
 static void test_spanish_kkkvk(void **state)
 {
     static const struct check checks[] = {
@@ -367,12 +439,17 @@ static void test_spanish_kkkvk(void **state)
                  DAMERO_DRAW, -1);
     expect_rules_value(root_of(state), "spanish", "W:WK1,K5,K10:BK2", 1, DAMERO_WIN, 25,
                  DAMERO_WIN, 25);
+    damero_tb *tb;
+    assert_int_equal(damero_open("spanish", root_of(state), 1 << 20, &tb), DAMERO_OK);
+    test_strong_side_carried(tb);
+    damero_close(tb);
 }
 
 /* damero verify counts the forzosa's starts won in time with `played` moves of a running
  * count already used as those whose DTM fits in what is left (verify/verify.h,
- * wins_within). Under all the spanish rules at once the same must hold: long wins from
- * forzosa starts, with the forzosa's count 1 or 2 moves on, against damero_probe_rules. */
+ * wins_within). Under all the spanish rules at once the same must hold: long wins and
+ * losses from forzosa starts, with the forzosa's count 1 or 2 moves on, against
+ * damero_probe_rules. */
 static void test_forzosa_running_count(void **state)
 {
     const struct variant *v = variant_by_name("spanish");
@@ -391,20 +468,19 @@ static void test_forzosa_running_count(void **state)
     int checked = 0, won = 0;
     while (checked < 16) {
         struct position p;
-        /* the strong side (White) to move: a start with the lone side to move parts from
-         * the library's definition where the lone king's double capture leaves one king
-         * each, the count's strong side then being the side that moved first in it
-         * (docs/rules.md 5.10, "Running out") and its limit one ply shorter */
-        index_position(&ix, random_next(&seed) % ix.size, WHITE, &p);
+        /* either side to move: the count carries its strong side, so a line on which
+         * captures leave one king each keeps the limit the start had */
+        index_position(&ix, random_next(&seed) % ix.size, (enum side)(random_next(&seed) & 1),
+                       &p);
         damero_position pos = public_position(v, &p);
         damero_counts counts;
         damero_value plain;
         if (damero_counts_start(tb, &pos, &counts) != DAMERO_OK || counts.plies[0] != 0 ||
             damero_probe(tb, &pos, &plain) != DAMERO_OK)
             continue;
-        bool strong_to_move = true;
+        bool strong_to_move = p.side == WHITE; /* White has the three kings */
         /* a long win of the strong side, near what a running count leaves */
-        if (plain.wdl != DAMERO_WIN || plain.dtm < 19)
+        if (plain.wdl == DAMERO_DRAW || plain.dtm < 19)
             continue;
         int reading = (int)(random_next(&seed) & 1), played = 1 + (int)(random_next(&seed) & 1);
         const struct limit_reading *r = &forzosa->readings[reading];
