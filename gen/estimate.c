@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/solve.h"
 #include "gen/table_io.h"
 
 static int compare_materials(const void *a, const void *b) { return material_compare(a, b); }
@@ -49,23 +48,58 @@ static double work_estimate(const struct variant *v, const struct material *m)
     return material_men(m) == 0 ? n / g->num_syms : n;
 }
 
+void men_progress_counts(const struct variant *v, const struct material *m,
+                         uint64_t counts[MAX_MEN_PROGRESS + 1])
+{
+    /* ways[w][b][p]: the ways to place w White men and b Black men on the squares seen
+     * so far with progress p; each square in turn is left empty or gets a man of a side
+     * that may stand there, from the most men down so that each square is used once */
+    uint64_t ways[MATERIAL_MAX_PIECES + 1][MATERIAL_MAX_PIECES + 1][MAX_MEN_PROGRESS + 1];
+    const struct geometry *g = v->board();
+    bb_t allowed[2] = { man_squares(v, WHITE), man_squares(v, BLACK) };
+    int white = m->men[WHITE], black = m->men[BLACK];
+    memset(ways, 0, sizeof ways);
+    ways[0][0][0] = 1;
+    int sq;
+    BB_FOR_EACH(sq, g->board) {
+        int gain[2] = { g->rank_of[sq], g->ranks - 1 - g->rank_of[sq] };
+        bool may[2] = { (allowed[WHITE] & bb_of(sq)) != 0, (allowed[BLACK] & bb_of(sq)) != 0 };
+        for (int w = white; w >= 0; w--)
+            for (int b = black; b >= 0; b--)
+                for (int p = MAX_MEN_PROGRESS; p >= 0; p--) {
+                    if (may[WHITE] && w > 0 && p >= gain[WHITE])
+                        ways[w][b][p] += ways[w - 1][b][p - gain[WHITE]];
+                    if (may[BLACK] && b > 0 && p >= gain[BLACK])
+                        ways[w][b][p] += ways[w][b - 1][p - gain[BLACK]];
+                }
+    }
+    memcpy(counts, ways[white][black], (MAX_MEN_PROGRESS + 1) * sizeof *counts);
+}
+
+/* The positions per side to move of the largest level of men advancement of ix's
+ * material. */
+static double largest_level(const struct variant *v, const struct material_index *ix)
+{
+    uint64_t counts[MAX_MEN_PROGRESS + 1], most = 0;
+    men_progress_counts(v, &ix->m, counts);
+    for (int p = 0; p <= MAX_MEN_PROGRESS; p++)
+        if (counts[p] > most)
+            most = counts[p];
+    return (double)most * (double)(ix->reduced ? ix->size : ix->king_count);
+}
+
 /* Positions of a material per side to move, and of its largest level of men advancement:
  * exact when it has men, from work_estimate when it has only kings (one level; counting
  * its symmetry classes takes a while). */
 static double material_positions(const struct variant *v, const struct material *m,
-                                 double *largest_level)
+                                 double *largest)
 {
     struct material_index ix;
-    struct material_levels levels;
-    double n;
-    *largest_level = work_estimate(v, m);
+    *largest = work_estimate(v, m);
     if (material_men(m) == 0 || index_init(&ix, v, m) < 0)
-        return *largest_level;
-    n = (double)ix.size;
-    *largest_level = n;
-    if (material_levels(&ix, &levels) == 0)
-        *largest_level = (double)material_levels_largest(&levels);
-    material_levels_free(&levels);
+        return *largest;
+    double n = (double)ix.size;
+    *largest = largest_level(v, &ix);
     index_free(&ix);
     return n;
 }
@@ -204,13 +238,8 @@ static double held_now(const struct tableset *ts)
  * would not fit beside the assembly in the budget (they are read again when needed). */
 void room_to_assemble(struct tableset *ts, const struct table *t, double budget)
 {
-    struct material_levels levels;
-    double level = (double)t->ix.size;
-    if (budget <= 0 || material_levels(&t->ix, &levels) < 0)
-        return;
-    level = (double)material_levels_largest(&levels);
-    material_levels_free(&levels);
-    if (memory_total(assembly_bytes((double)t->ix.size, level), held_now(ts)) <= budget)
+    double all = (double)t->ix.size, level = largest_level(ts->v, &t->ix);
+    if (budget <= 0 || memory_total(assembly_bytes(all, level), held_now(ts)) <= budget)
         return;
     for (int c = 0; c < MATERIAL_CODES; c++)
         if (ts->by_code[c])

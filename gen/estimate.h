@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gen/tableset.h"
 
@@ -37,6 +38,17 @@ struct build_estimate {
 
 /* bytes as "1.25 GB", or "310 MB" below a gigabyte, for messages. */
 void memory_text(double bytes, char *out, size_t size);
+
+/* The most a material's men can have advanced (index_men_progress): every man on the
+ * rank before its promotion rank. */
+#define MAX_MEN_PROGRESS (MATERIAL_MAX_PIECES * (MAX_SIDE - 1))
+
+/* counts[p]: how many men configurations of material m (format/index.h) have advanced by
+ * p (index_men_progress), the sizes of its levels in men configurations. Counted square
+ * by square rather than by unranking every configuration, which takes seconds for the
+ * 7-piece materials with many men. Thread-safe. */
+void men_progress_counts(const struct variant *v, const struct material *m,
+                         uint64_t counts[MAX_MEN_PROGRESS + 1]);
 
 /* Fills *plan with the n materials in `wanted` (any orientation) and every material they
  * depend on, fewest pieces first, with their sizes and what each reads. */
