@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gen/estimate.h"
 #include "gen/tableset.h"
 
 /* What a build did, for its summary. */
@@ -17,22 +18,6 @@ struct build_report {
     uint64_t positions_built;  /* positions solved, both sides to move */
     double seconds;
 };
-
-/* What a build will need, from the memory model (docs/how-it-works.md, "Memory and
- * scale"): its
- * peak and the material being solved then. */
-struct build_estimate {
-    int materials;              /* in the plan: the ones asked for and their dependencies */
-    double positions;           /* in the plan, both sides to move */
-    double peak_bytes;          /* the most memory held at once, overheads included */
-    double peak_solving;        /* of which: the table being solved at the peak */
-    double peak_held;           /* and the finished tables held for reading then */
-    struct material peak_material;
-    double peak_positions;      /* per side to move, of that material */
-};
-
-/* bytes as "1.25 GB", or "310 MB" below a gigabyte, for messages. */
-void memory_text(double bytes, char *out, size_t size);
 
 struct build_options {
     bool self_check; /* recompute every table built or found from its moves */

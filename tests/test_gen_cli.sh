@@ -343,14 +343,20 @@ expect 0 "budget 16.00 GB: fits" -- gen --variant russian --pieces 6 --estimate 
   --dir "$tmp/budget"
 check "--estimate wrote files: $(ls -R "$tmp/budget" 2>/dev/null)" \
   test -z "$(ls "$tmp/budget/russian" 2>/dev/null)"
-# level by level, six pieces on 8x8 fit 2 GB but not 1, five on 10x10 not half a GB (the
-# estimates of 7 pieces on 8x8 and 6 on 10x10 count the levels of every material: tens of
-# seconds, too long here)
+# level by level, six pieces on 8x8 fit 2 GB but not 1, five on 10x10 not half a GB
 expect 0 "budget 2.00 GB: fits" -- gen --variant russian --pieces 6 --estimate --memory 2 \
   --dir "$tmp/budget"
 expect 1 "russian KKMvKMM needs about" -- gen --variant russian --pieces 6 --memory 1 \
   --dir "$tmp/budget"
 expect 1 "does not fit" -- gen --variant international --pieces 5 --estimate --memory 0.5 \
+  --dir "$tmp/budget"
+# seven pieces on 8x8 fit 16 GB, not 8; six on 10x10 do not fit 16 GB (the level sizes
+# are counted, not unranked: a second at most)
+expect 0 "budget 16.00 GB: fits" -- gen --variant russian --pieces 7 --estimate --memory 16 \
+  --dir "$tmp/budget"
+expect 1 "russian KKMMvKMM needs about" -- gen --variant russian --pieces 7 --memory 8 \
+  --dir "$tmp/budget"
+expect 1 "does not fit" -- gen --variant international --pieces 6 --estimate --memory 16 \
   --dir "$tmp/budget"
 expect 2 "--memory takes a number of gigabytes" -- gen --variant russian --pieces 3 --memory lots
 
