@@ -565,11 +565,10 @@ int material_levels(const struct material_index *ix, struct material_levels *out
         order = start = place = NULL;
         result = -1;
     } else {
-        /* a counting sort, stable: a level's configurations in increasing order (the
-         * ranks on every thread: a men-only material has tens of millions) */
-#pragma omp parallel for schedule(static)
+        /* a counting sort, stable: a level's configurations in increasing order */
+        index_men_progress_all(ix, rank);
         for (uint64_t c = 0; c < ix->men_count; c++)
-            rank[c] = levels - 1 - index_men_progress(ix, c);
+            rank[c] = levels - 1 - rank[c];
         for (uint64_t c = 0; c < ix->men_count; c++)
             start[rank[c] + 1]++;
         for (int k = 0; k < levels; k++)
