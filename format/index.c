@@ -505,6 +505,46 @@ int index_men_progress(const struct material_index *ix, uint64_t men_config)
     return progress;
 }
 
+/* The next larger set of as many elements as set (not empty) in a word: the order in
+ * which set_rank numbers the sets (colex). */
+static uint64_t next_same_count(uint64_t set)
+{
+    uint64_t lowest = set & -set, raised = set + lowest;
+    return raised | (((raised ^ set) >> 2) >> bb_first(lowest));
+}
+
+/* The progress of Black's men on the free squares: by the dense number of each free
+ * square, what a black man there has advanced. */
+static void black_progress_by_place(const struct material_index *ix, bb_t free, int *out)
+{
+    int b, d = 0;
+    BB_FOR_EACH(b, free)
+        out[d++] = ix->g->ranks - 1 - ix->g->rank_of[b];
+}
+
+void index_men_progress_all(const struct material_index *ix, int *progress)
+{
+    const struct geometry *g = ix->g;
+    int black_men = ix->m.men[BLACK];
+    for (uint64_t w = 0; w < ix->white_combinations; w++) {
+        bb_t wm = set_unrank(ix->men_allowed[WHITE], w, ix->m.men[WHITE], false);
+        int white = 0, by_place[MAX_SQUARES], b;
+        BB_FOR_EACH(b, wm)
+            white += g->rank_of[b];
+        black_progress_by_place(ix, ix->men_allowed[BLACK] & ~wm, by_place);
+        /* Black's sets in rank order: their dense numbers as bits, each the next larger */
+        uint64_t set = black_men == 0 ? 0 : ((uint64_t)1 << black_men) - 1;
+        for (uint64_t r = ix->black_men_start[w]; r < ix->black_men_start[w + 1]; r++) {
+            int black = 0, d;
+            BB_FOR_EACH(d, set)
+                black += by_place[d];
+            progress[r] = white + black;
+            if (set != 0)
+                set = next_same_count(set);
+        }
+    }
+}
+
 int index_class_members(const struct material_index *ix, const struct position *p,
                         struct position out[NUM_SYMS])
 {

@@ -43,6 +43,14 @@ static inline enum wdl dtm_wdl(dtm_t v)
     return v == DTM_DRAW ? WDL_DRAW : dtm_is_win(v) ? WDL_WIN : WDL_LOSS;
 }
 
+/* The DTM code that stands for a WDL value where only WDL is known (a WDL-only build):
+ * a win or a loss in 0 plies. Which positions are won, drawn and lost does not depend on
+ * the distances. */
+static inline dtm_t dtm_of_wdl(enum wdl w)
+{
+    return w == WDL_WIN ? dtm_win(0) : w == WDL_LOSS ? dtm_loss(0) : DTM_DRAW;
+}
+
 /* The value for the side that moved, of a move leading to a position worth `child` to
  * the side to move there. */
 static inline dtm_t dtm_parent(dtm_t child)

@@ -11,7 +11,7 @@
 #include "gen/table_io.h"
 
 #define LEVEL_MAGIC "DAMEROLV"
-#define LEVEL_FILE_VERSION 1
+#define LEVEL_FILE_VERSION 2 /* 2: a WDL-only build keeps two bits a position */
 #define LEVEL_COMPRESSION 1 /* the files live minutes: fast beats small */
 
 struct level_header {
@@ -20,7 +20,7 @@ struct level_header {
     uint32_t material_code;
     int32_t rank;
     uint64_t positions; /* per side to move */
-    uint32_t has_mtc;
+    uint32_t wdl_only; /* WDL in two bits (gen/solve.h) rather than DTM, MTC, captures */
     uint32_t max_dtm, max_mtc; /* the largest values, which decide the files' widths */
     char variant[32];
 };
@@ -55,7 +55,7 @@ static struct level_header expected_header(const struct tableset *ts, const stru
     h.material_code = (uint32_t)material_code(m);
     h.rank = rank;
     h.positions = positions;
-    h.has_mtc = !ts->wdl_only;
+    h.wdl_only = ts->wdl_only;
     snprintf(h.variant, sizeof h.variant, "%s", ts->v->name);
     return h;
 }
@@ -109,10 +109,13 @@ static int write_level_contents(FILE *f, const struct level_header *h,
         /* zstd without threads refuses this; it then compresses on this thread */
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, omp_get_max_threads());
     }
-    for (int side = 0; side < 2 && result == 0; side++) {
+    for (int side = 0; side < 2 && result == 0 && h->wdl_only; side++)
+        result = compress_into(f, cctx, l->wdl[side], wdl_packed_bytes(l->positions), side == 1,
+                               buffer, buffer_size);
+    for (int side = 0; side < 2 && result == 0 && !h->wdl_only; side++) {
         result = compress_into(f, cctx, l->dtm[side], l->positions * sizeof(dtm_t), false,
                                buffer, buffer_size);
-        if (result == 0 && h->has_mtc)
+        if (result == 0)
             result = compress_into(f, cctx, l->mtc[side], l->positions * sizeof(mtc_t), false,
                                    buffer, buffer_size);
         if (result == 0)
@@ -231,11 +234,13 @@ static bool reader_at_end(struct level_reader *r)
     return r->in.pos == r->in.size && fgetc(r->f) == EOF;
 }
 
-/* The values of one level read back; any pointer may be NULL to skip those. */
+/* The values of one level read back; any pointer may be NULL to skip those. A WDL-only
+ * build's level has only wdl (two bits a position). */
 struct level_values {
     dtm_t *dtm[2];
     mtc_t *mtc[2];
     uint8_t *captures[2];
+    uint8_t *wdl[2];
 };
 
 static int read_level(const struct tableset *ts, const struct material *m, int rank,
@@ -247,9 +252,11 @@ static int read_level(const struct tableset *ts, const struct material *m, int r
     struct level_header want = expected_header(ts, m, rank, positions);
     level_path(ts, m, rank, path, sizeof path);
     int result = reader_open(&r, path, &want, h);
-    for (int side = 0; side < 2 && result == 0; side++) {
+    for (int side = 0; side < 2 && result == 0 && want.wdl_only; side++)
+        result = reader_read(&r, v->wdl[side], wdl_packed_bytes(positions));
+    for (int side = 0; side < 2 && result == 0 && !want.wdl_only; side++) {
         result = reader_read(&r, v->dtm[side], positions * sizeof(dtm_t));
-        if (result == 0 && h->has_mtc)
+        if (result == 0)
             result = reader_read(&r, v->mtc[side], positions * sizeof(mtc_t));
         if (result == 0)
             result = reader_read(&r, v->captures[side], positions);
@@ -276,18 +283,19 @@ static bool has_level(void *context, int rank, uint64_t positions)
     return found;
 }
 
-static int read_level_dtm(void *context, int rank, uint64_t positions, dtm_t *dtm[2],
-                          char *err, size_t err_size)
+static int read_level_values(void *context, int rank, uint64_t positions, dtm_t *dtm[2],
+                             uint8_t *wdl[2], char *err, size_t err_size)
 {
     const struct level_files *files = context;
-    struct level_values v = { .dtm = { dtm[0], dtm[1] } };
+    struct level_values v = { .dtm = { dtm ? dtm[0] : NULL, dtm ? dtm[1] : NULL },
+                              .wdl = { wdl ? wdl[0] : NULL, wdl ? wdl[1] : NULL } };
     struct level_header h;
     return read_level(files->ts, &files->m, rank, positions, &v, &h, err, err_size);
 }
 
 void level_files_store(struct level_files *files, struct level_store *store)
 {
-    *store = (struct level_store){ files, has_level, read_level_dtm, put_level };
+    *store = (struct level_store){ files, has_level, read_level_values, put_level };
 }
 
 void level_files_remove(const struct tableset *ts, const struct material *m)
@@ -327,6 +335,8 @@ static unsigned metric_value(const struct level_values *v, enum table_metric met
         return v->dtm[side][j];
     if (metric == METRIC_MTC)
         return v->mtc[side][j];
+    if (v->wdl[side])
+        return wdl_packed_at(v->wdl[side], j);
     return dtm_wdl(v->dtm[side][j]) | (v->captures[side][j] ? CAPTURE_FLAG : 0);
 }
 
@@ -454,12 +464,14 @@ int level_files_assemble(const struct tableset *ts, const struct table *t, char 
     struct assembly a = { .ts = ts, .t = t };
     int result = material_levels(&t->ix, &a.levels);
     uint64_t most = result == 0 ? material_levels_largest(&a.levels) : 0;
-    for (int side = 0; side < 2 && result == 0; side++) {
+    for (int side = 0; side < 2 && result == 0 && ts->wdl_only; side++)
+        if (!(a.level.wdl[side] = malloc(wdl_packed_bytes(most) + 1)))
+            result = -1;
+    for (int side = 0; side < 2 && result == 0 && !ts->wdl_only; side++) {
         a.level.dtm[side] = malloc(most * sizeof(dtm_t) + 1);
-        a.level.mtc[side] = ts->wdl_only ? NULL : malloc(most * sizeof(mtc_t) + 1);
+        a.level.mtc[side] = malloc(most * sizeof(mtc_t) + 1);
         a.level.captures[side] = malloc(most + 1);
-        if (!a.level.dtm[side] || (!ts->wdl_only && !a.level.mtc[side]) ||
-            !a.level.captures[side])
+        if (!a.level.dtm[side] || !a.level.mtc[side] || !a.level.captures[side])
             result = -1;
     }
     if (result < 0)
@@ -475,6 +487,7 @@ int level_files_assemble(const struct tableset *ts, const struct table *t, char 
         free(a.level.dtm[side]);
         free(a.level.mtc[side]);
         free(a.level.captures[side]);
+        free(a.level.wdl[side]);
     }
     material_levels_free(&a.levels);
     return result;

@@ -6,8 +6,8 @@
  *
  * A level file is a fixed header (its material, level, size and largest values) and one
  * zstd frame with its checksum: for each side to move, the level's DTM (16-bit), its MTC
- * (16-bit; not in a WDL-only build) and a byte per position, nonzero where the side to
- * move must capture. Values are in the machine's byte order: these files live only
+ * (16-bit) and a byte per position, nonzero where the side to move must capture; in a
+ * WDL-only build, for each side only the WDL, two bits a position (gen/solve.h). Values are in the machine's byte order: these files live only
  * while their material is being built, on the machine that builds it. */
 #ifndef DAMERO_LEVEL_FILE_H
 #define DAMERO_LEVEL_FILE_H

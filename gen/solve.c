@@ -39,7 +39,23 @@ struct solver {
     mtc_t *mtc[2];
     uint8_t *count[2];
     dtm_t *above[2];      /* the finished DTM of the level one man step more advanced */
+    /* A WDL-only build with a level store keeps two bits a position instead (the
+     * WDL values, four to a byte, wdl_packed_at): dtm, mtc and above are NULL then. */
+    bool two_bits;
+    uint8_t *wdl[2];
+    uint8_t *wdl_above[2];
 };
+
+/* Two bits a position (wdl_packed_at), WDL_DRAW (0) standing also for a value not known
+ * yet. Every position is written by setting bits, so threads sharing a byte do not undo
+ * each other's writes: sets position j from not known to w; true for the one thread that
+ * did it first. */
+static bool wdl_settle(uint8_t *packed, uint64_t j, enum wdl w)
+{
+    unsigned shift = 2 * (j % 4);
+    uint8_t before = __atomic_fetch_or(&packed[j / 4], (uint8_t)(w << shift), __ATOMIC_RELAXED);
+    return ((before >> shift) & 3) == 0;
+}
 
 /* Where index i is in the arrays of its level: its configuration's place among the
  * level's, then its king placement. */
@@ -48,7 +64,8 @@ static uint64_t level_place(const struct solver *s, uint64_t i)
     return s->place[i / s->per_config] * s->per_config + i % s->per_config;
 }
 
-enum metric_pass { PASS_DTM, PASS_MTC };
+/* PASS_WDL: the DTM pass of a two-bit build, which finds who wins and not how soon. */
+enum metric_pass { PASS_DTM, PASS_MTC, PASS_WDL };
 
 /* Work on a run of consecutive indices [first, first + count) of men configuration
  * `config`, both sides to move. */
@@ -135,10 +152,27 @@ static bool is_internal(const struct geometry *g, const struct position *p, cons
 static dtm_t child_dtm(const struct solver *s, const struct move *m, const struct position *child)
 {
     dtm_t v = DTM_DRAW;
-    if (m->captured == 0 && !m->promotes)
-        return s->above[child->side][level_place(s, index_of(&s->t->ix, child, NULL))];
+    if (m->captured == 0 && !m->promotes) {
+        uint64_t j = level_place(s, index_of(&s->t->ix, child, NULL));
+        return s->two_bits ? dtm_of_wdl(wdl_packed_at(s->wdl_above[child->side], j))
+                           : s->above[child->side][j];
+    }
     tableset_value(s->ts, child, &v, NULL); /* its successors are all in memory */
     return v;
+}
+
+/* Stores a position's initial values at place j. Two bits keep only what is final: a
+ * win, or a loss or a draw with no move left to wait for. */
+static void put_initial(struct solver *s, enum side side, uint64_t j, dtm_t dtm, mtc_t mtc,
+                        uint8_t count)
+{
+    s->count[side][j] = count;
+    if (!s->two_bits) {
+        s->dtm[side][j] = dtm;
+        s->mtc[side][j] = mtc;
+    } else if (dtm_is_win(dtm) || (count & COUNT_MASK) == 0) {
+        wdl_settle(s->wdl[side], j, dtm_wdl(dtm));
+    }
 }
 
 /* Values from the moves that leave the configuration; counts the ones that stay. MTC is
@@ -151,15 +185,14 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
     bool any_external = false;
     int internal = 0;
     enum side side = p->side;
+    uint64_t j = level_place(s, i);
     (void)config;
 
     index_place_kings(&s->t->ix, i, p);
     enum game_end end = lone_piece_end(s->v, p);
     if (end != GAME_GOES_ON) {
         /* the game is over as it stands: final, no move to wait for */
-        s->dtm[side][level_place(s, i)] = dtm_game_end(end);
-        s->mtc[side][level_place(s, i)] = mtc_game_end(end);
-        s->count[side][level_place(s, i)] = 0;
+        put_initial(s, side, j, dtm_game_end(end), mtc_game_end(end), 0);
         return;
     }
     generate_moves(s->v, p, 0, &list);
@@ -175,27 +208,18 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
         any_external = true;
     }
 
-    dtm_t *dtm = &s->dtm[side][level_place(s, i)];
-    mtc_t *mtc = &s->mtc[side][level_place(s, i)];
-    *mtc = MTC_NONE;
-    if (list.count == 0) {
-        *dtm = dtm_no_move(s->v);
-        *mtc = mtc_of_plies(0);
-    } else if (internal == 0) {
-        *dtm = best;
-        if (best != DTM_DRAW)
-            *mtc = mtc_of_plies(1);
-    } else if (dtm_is_win(best)) {
-        *dtm = best; /* a win at the latest; king moves may find a shorter one */
-        *mtc = mtc_of_plies(1);
-    } else {
-        /* a pending loss (all external moves lose), or unknown */
-        *dtm = best;
-    }
+    /* best is a win at the latest (king moves may find a shorter one), or a pending loss
+     * (all external moves lose), or unknown */
+    dtm_t dtm = list.count == 0 ? dtm_no_move(s->v) : best;
+    mtc_t mtc = MTC_NONE;
+    if (list.count == 0)
+        mtc = mtc_of_plies(0);
+    else if ((internal == 0 && best != DTM_DRAW) || dtm_is_win(best))
+        mtc = mtc_of_plies(1);
     int escape = any_external && !dtm_is_loss(best);
     bool capture = list.count > 0 && list.moves[0].captured != 0;
-    s->count[side][level_place(s, i)] = (uint8_t)((internal == 0 ? 0 : internal + escape) |
-                                  (capture ? MUST_CAPTURE : 0));
+    put_initial(s, side, j, dtm, mtc,
+                (uint8_t)((internal == 0 ? 0 : internal + escape) | (capture ? MUST_CAPTURE : 0)));
 }
 
 /* Indices of the positions with the other side to move whose move leads to p (or, in a
@@ -211,10 +235,10 @@ static int predecessors(const struct solver *s, enum metric_pass pass, const str
     int n = 0, num_members = index_class_members(&s->t->ix, p, members);
 
     for (int k = 0; k < num_members; k++) {
-        if (pass == PASS_DTM)
-            generate_level_unmoves(s->v, &members[k], &list);
-        else
+        if (pass == PASS_MTC)
             generate_king_unmoves(s->v, &members[k], &list);
+        else
+            generate_level_unmoves(s->v, &members[k], &list);
         for (int u = 0; u < list.count; u++) {
             uint64_t i;
             unmake_move(&members[k], &list.moves[u], &pred);
@@ -372,13 +396,30 @@ static void tell_mtc(struct solver *s, enum side side, uint64_t i, bool lost, in
     }
 }
 
+/* WDL in two bits: the same, without distances. A position is listed when it becomes
+ * won or lost, by the one thread that settles it. */
+static void tell_wdl(struct solver *s, enum side side, uint64_t i, bool lost, int plies,
+                     struct findings *f)
+{
+    uint64_t j = level_place(s, i);
+    if (lost ? wdl_settle(s->wdl[side], j, WDL_WIN)
+             : refute_move(s, side, i) && wdl_settle(s->wdl[side], j, WDL_LOSS))
+        found_final(f, plies + 1, side, i);
+}
+
+/* Whether the position at place j of the level, final, is lost. */
+static bool is_lost(const struct solver *s, enum side side, uint64_t j)
+{
+    return s->two_bits ? wdl_packed_at(s->wdl[side], j) == WDL_LOSS : dtm_is_loss(s->dtm[side][j]);
+}
+
 /* Position p (index i), final at `plies` in the pass, tells its predecessors. */
 static void propagate(struct solver *s, enum metric_pass pass, const struct position *p,
                       uint64_t config, uint64_t i, int plies, struct findings *f)
 {
     uint64_t preds[NUM_SYMS * MAX_MOVES];
     enum side other = side_other(p->side);
-    bool lost = dtm_is_loss(s->dtm[p->side][level_place(s, i)]);
+    bool lost = is_lost(s, p->side, level_place(s, i));
     /* where the rule on lone pieces ends the game, it ends it in every position of the
      * material: no move within it is ever played */
     if (lone_piece_end(s->v, p) != GAME_GOES_ON)
@@ -387,8 +428,10 @@ static void propagate(struct solver *s, enum metric_pass pass, const struct posi
     for (int k = 0; k < n; k++) {
         if (pass == PASS_DTM)
             tell_dtm(s, other, preds[k], lost, plies, f);
-        else
+        else if (pass == PASS_MTC)
             tell_mtc(s, other, preds[k], lost, plies, f);
+        else
+            tell_wdl(s, other, preds[k], lost, plies, f);
     }
 }
 
@@ -397,6 +440,28 @@ static uint16_t code_at(enum metric_pass pass, dtm_t dtm, int plies)
     if (pass == PASS_MTC)
         return mtc_of_plies(plies);
     return dtm_is_win(dtm) ? dtm_win(plies) : dtm_loss(plies);
+}
+
+/* Whether the entry (side, i) taken from the agenda at `plies` still holds (a DTM or MTC
+ * may have been lowered since it was listed; two bits are set once, and listed once). */
+static bool still_final(const struct solver *s, enum metric_pass pass, enum side side,
+                        uint64_t i, int plies)
+{
+    return pass == PASS_WDL ||
+           is_final(s, pass, side, i, code_at(pass, s->dtm[side][level_place(s, i)], plies));
+}
+
+/* The ply at which the initial pass lists (side, i), or -1 if it is not final yet. */
+static int initial_plies(const struct solver *s, enum metric_pass pass, enum side side,
+                         uint64_t i)
+{
+    uint64_t j = level_place(s, i);
+    if (pass == PASS_WDL)
+        return wdl_packed_at(s->wdl[side], j) != WDL_DRAW ? 0 : -1;
+    uint16_t v = pass == PASS_DTM ? s->dtm[side][j] : s->mtc[side][j];
+    if (v == 0 || !is_final(s, pass, side, i, v))
+        return -1;
+    return pass == PASS_DTM ? dtm_plies(v) : mtc_plies(v);
 }
 
 struct fill {
@@ -412,12 +477,10 @@ static void fill_run(struct solver *s, uint64_t config, uint64_t first, uint64_t
     (void)config;
     for (int side = WHITE; side <= BLACK; side++)
         for (uint64_t i = first; i < first + count; i++) {
-            uint64_t j = level_place(s, i);
-            uint16_t v = f->pass == PASS_DTM ? s->dtm[side][j] : s->mtc[side][j];
-            if (v == 0 || !is_final(s, f->pass, (enum side)side, i, v))
-                continue;
+            int plies = initial_plies(s, f->pass, (enum side)side, i);
             uint64_t e = ENTRY(side, i);
-            agenda_add(a, f->pass == PASS_DTM ? dtm_plies(v) : mtc_plies(v), &e, 1);
+            if (plies >= 0)
+                agenda_add(a, plies, &e, 1);
         }
 }
 
@@ -466,7 +529,7 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
                 enum side side = ENTRY_SIDE(now.items[k]);
                 uint64_t i = ENTRY_INDEX(now.items[k]), config = index_men_config(&s->t->ix, i);
                 struct position p;
-                if (!f || !is_final(s, pass, side, i, code_at(pass, s->dtm[side][level_place(s, i)], plies)))
+                if (!f || !still_final(s, pass, side, i, plies))
                     continue;
                 index_position(&s->t->ix, i, side, &p);
                 propagate(s, pass, &p, config, i, plies, f);
@@ -536,9 +599,17 @@ static int solve_level(struct solver *s, const struct level *l)
 {
     bool kings = s->t->m.kings[WHITE] + s->t->m.kings[BLACK] > 0;
     bool sideways = men_step_sideways(s->t->ix.g) && material_men(&s->t->m) > 0;
+    if (s->two_bits) {
+        /* what is not known won or lost when no more is found is drawn: WDL_DRAW */
+        uint64_t n = wdl_packed_bytes(l->num_configs * l->per_config);
+        memset(s->wdl[WHITE], 0, n);
+        memset(s->wdl[BLACK], 0, n);
+    }
     for_each_position(s, l, init_position);
-    if ((kings || sideways) && iterate(s, l, PASS_DTM) < 0)
+    if ((kings || sideways) && iterate(s, l, s->two_bits ? PASS_WDL : PASS_DTM) < 0)
         return -1;
+    if (s->two_bits)
+        return 0;
     for_each_position(s, l, settle_position);
     if (s->ts->wdl_only) /* no MTC wanted: its pass is skipped, its values left unused */
         return 0;
@@ -565,11 +636,10 @@ int material_levels(const struct material_index *ix, struct material_levels *out
         order = start = place = NULL;
         result = -1;
     } else {
-        /* a counting sort, stable: a level's configurations in increasing order (the
-         * ranks on every thread: a men-only material has tens of millions) */
-#pragma omp parallel for schedule(static)
+        /* a counting sort, stable: a level's configurations in increasing order */
+        index_men_progress_all(ix, rank);
         for (uint64_t c = 0; c < ix->men_count; c++)
-            rank[c] = levels - 1 - index_men_progress(ix, c);
+            rank[c] = levels - 1 - rank[c];
         for (uint64_t c = 0; c < ix->men_count; c++)
             start[rank[c] + 1]++;
         for (int k = 0; k < levels; k++)
@@ -633,15 +703,17 @@ static int store_level(struct solver *s, const struct level *l, int rank,
         for (uint64_t j = 0; j < n; j++)
             s->count[side][j] &= MUST_CAPTURE;
     }
-    struct finished_level done = {
-        .rank = rank,
-        .positions = n,
-        .dtm = { s->dtm[WHITE], s->dtm[BLACK] },
-        .mtc = { s->mtc[WHITE], s->mtc[BLACK] },
-        .captures = { s->count[WHITE], s->count[BLACK] },
-    };
-    if (s->ts->wdl_only)
-        done.mtc[WHITE] = done.mtc[BLACK] = NULL;
+    struct finished_level done = { .rank = rank, .positions = n };
+    if (s->two_bits) {
+        done.wdl[WHITE] = s->wdl[WHITE];
+        done.wdl[BLACK] = s->wdl[BLACK];
+        return store->put(store->context, &done, err, err_size);
+    }
+    for (int side = WHITE; side <= BLACK; side++) {
+        done.dtm[side] = s->dtm[side];
+        done.mtc[side] = s->ts->wdl_only ? NULL : s->mtc[side];
+        done.captures[side] = s->count[side];
+    }
     return store->put(store->context, &done, err, err_size);
 }
 
@@ -652,6 +724,8 @@ static void free_work(struct solver *s)
         free(s->mtc[side]);
         free(s->count[side]);
         free(s->above[side]);
+        free(s->wdl[side]);
+        free(s->wdl_above[side]);
     }
 }
 
@@ -661,9 +735,14 @@ static int allocate_work(struct solver *s, const struct material_levels *levels,
     uint64_t most = material_levels_largest(levels), n = s->t->ix.size;
     int failed = 0;
     for (int side = WHITE; side <= BLACK; side++) {
+        failed |= !(s->count[side] = malloc(most + 1));
+        if (s->two_bits) {
+            failed |= !(s->wdl[side] = malloc(wdl_packed_bytes(most) + 1));
+            failed |= !(s->wdl_above[side] = malloc(wdl_packed_bytes(most) + 1));
+            continue;
+        }
         failed |= !(s->dtm[side] = malloc(most * sizeof(dtm_t) + 1));
         failed |= !(s->mtc[side] = malloc(most * sizeof(mtc_t) + 1));
-        failed |= !(s->count[side] = malloc(most + 1));
         failed |= !(s->above[side] = malloc(most * sizeof(dtm_t) + 1));
         if (whole) {
             failed |= !(s->t->dtm[side] = malloc(n * sizeof(dtm_t) + 1));
@@ -691,6 +770,9 @@ static void swap_levels(struct solver *s)
         dtm_t *solved = s->dtm[side];
         s->dtm[side] = s->above[side];
         s->above[side] = solved;
+        uint8_t *solved_wdl = s->wdl[side];
+        s->wdl[side] = s->wdl_above[side];
+        s->wdl_above[side] = solved_wdl;
     }
 }
 
@@ -698,7 +780,7 @@ int solve_material(const struct tableset *ts, const struct material *m,
                    const struct level_store *store, const struct progress_report *progress,
                    struct table *out, char *err, size_t err_size)
 {
-    struct solver s = { .v = ts->v, .ts = ts, .t = out };
+    struct solver s = { .v = ts->v, .ts = ts, .t = out, .two_bits = ts->wdl_only && store };
     struct material_levels levels = { 0 };
 
     memset(out, 0, sizeof *out);
@@ -715,9 +797,10 @@ int solve_material(const struct tableset *ts, const struct material *m,
         levels_done += levels.start[k + 1] > levels.start[k];
     /* resuming: the level before the first to solve is where its men's steps lead */
     if (first > 0 && first < levels.count && levels.start[first] > levels.start[first - 1] &&
-        store->read_dtm(store->context, first - 1,
-                        (levels.start[first] - levels.start[first - 1]) * levels.per_config,
-                        s.above, err, err_size) < 0)
+        store->read_values(store->context, first - 1,
+                           (levels.start[first] - levels.start[first - 1]) * levels.per_config,
+                           s.two_bits ? NULL : s.above, s.two_bits ? s.wdl_above : NULL, err,
+                           err_size) < 0)
         goto failed;
     for (int k = first; k < levels.count; k++) {
         struct level l = {

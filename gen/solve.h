@@ -35,13 +35,23 @@ void material_levels_free(struct material_levels *l);
 /* The positions per side to move of the largest level. */
 uint64_t material_levels_largest(const struct material_levels *l);
 
-/* A level just solved: positions per side to move, by place in the level. */
+/* WDL in two bits a position, four to a byte, the first position in the low bits: how
+ * a WDL-only build holds and keeps a level. */
+static inline uint64_t wdl_packed_bytes(uint64_t positions) { return (positions + 3) / 4; }
+static inline enum wdl wdl_packed_at(const uint8_t *packed, uint64_t j)
+{
+    return (enum wdl)((packed[j / 4] >> (2 * (j % 4))) & 3);
+}
+
+/* A level just solved: positions per side to move, by place in the level. A WDL-only
+ * build with a store solves in two bits a position: it has wdl[] and no other values. */
 struct finished_level {
     int rank;                  /* its number in struct material_levels */
     uint64_t positions;
     const dtm_t *dtm[2];       /* by side to move */
     const mtc_t *mtc[2];       /* NULL in a WDL-only build */
     const uint8_t *captures[2]; /* nonzero where the side to move must capture */
+    const uint8_t *wdl[2];     /* a WDL-only build's, wdl_packed_at; else NULL */
 };
 
 /* Where a build keeps each level as soon as it is solved, so that memory holds only the
@@ -51,8 +61,9 @@ struct finished_level {
 struct level_store {
     void *context;
     bool (*has)(void *context, int rank, uint64_t positions);
-    int (*read_dtm)(void *context, int rank, uint64_t positions, dtm_t *dtm[2], char *err,
-                    size_t err_size);
+    /* the DTM of a level; in a WDL-only build its two-bit WDL into wdl (dtm NULL) */
+    int (*read_values)(void *context, int rank, uint64_t positions, dtm_t *dtm[2],
+                       uint8_t *wdl[2], char *err, size_t err_size);
     int (*put)(void *context, const struct finished_level *level, char *err,
                size_t err_size);
 };
@@ -61,8 +72,9 @@ struct level_store {
  * memory in ts. Level by level, most advanced first, it holds the working values of one
  * level and the finished DTM of the one before. With a store, each finished level goes
  * to it, and the levels it has already are not solved again (resuming a killed build):
- * *out then holds the material and its index only. Without one, *out gets every value
- * (dtm[] and mtc[]). On success returns 0 (free *out with table_free, or give it to ts
+ * *out then holds the material and its index only; a WDL-only set (ts->wdl_only) is then
+ * solved in two bits a position, WDL without distances. Without one, *out gets every
+ * value (dtm[] and mtc[]; in a WDL-only set the MTC pass is skipped and mtc[] unused). On success returns 0 (free *out with table_free, or give it to ts
  * with tableset_add). Returns -1 with a sentence in err when memory runs out or the store
  * fails. progress (may be NULL) hears between levels, on the calling thread. */
 int solve_material(const struct tableset *ts, const struct material *m,

@@ -145,14 +145,6 @@ static bool built_wdl_only(const struct tableset *ts, const struct material *m)
            (info.flags & TABLE_FLAG_WDL_ONLY);
 }
 
-/* The DTM code that stands for a WDL value in a WDL-only build: a win or a loss in 0
- * plies. The distances do not matter there: which positions are won, drawn and lost does
- * not depend on them. */
-static dtm_t dtm_of_wdl(unsigned wdl)
-{
-    return wdl == WDL_WIN ? dtm_win(0) : wdl == WDL_LOSS ? dtm_loss(0) : DTM_DRAW;
-}
-
 /* The DTM of table t as a WDL-only build needs it: from its WDL-only file (dtm_of_wdl),
  * or from the DTM file of a table built whole. */
 static int load_wdl_as_dtm(const struct tableset *ts, struct table *t, char *err,
@@ -168,12 +160,12 @@ static int load_wdl_as_dtm(const struct tableset *ts, struct table *t, char *err
     for (int side = WHITE; side <= BLACK && ts->dtm_only; side++) {
         uint8_t *codes = t->dtm8[side] = values[side]; /* the codes fit in a byte: in place */
         for (uint64_t i = 0; i < info.positions; i++)
-            codes[i] = (uint8_t)dtm_of_wdl(codes[i]);
+            codes[i] = (uint8_t)dtm_of_wdl((enum wdl)codes[i]);
     }
     for (int side = WHITE; side <= BLACK && !ts->dtm_only; side++) {
         t->dtm[side] = malloc(info.positions * sizeof(dtm_t) + 1);
         for (uint64_t i = 0; t->dtm[side] && i < info.positions; i++)
-            t->dtm[side][i] = dtm_of_wdl(((uint8_t *)values[side])[i]);
+            t->dtm[side][i] = dtm_of_wdl((enum wdl)((uint8_t *)values[side])[i]);
         free(values[side]);
     }
     if (!ts->dtm_only && (!t->dtm[WHITE] || !t->dtm[BLACK])) {

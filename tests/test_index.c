@@ -394,6 +394,37 @@ static void test_progress_values(void **state)
     index_free(&ix);
 }
 
+/* The progress of every configuration at once (stepping through Black's sets) is that of
+ * each decoded alone: men on both sides, one side only, none, every board. */
+static void check_progress_all(const char *variant, const char *name)
+{
+    const struct variant *v = test_variant(variant);
+    struct material m = material_named(v, name);
+    struct material_index ix;
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    int *all = malloc(ix.men_count * sizeof *all);
+    assert_non_null(all);
+    index_men_progress_all(&ix, all);
+    for (uint64_t c = 0; c < ix.men_count; c++)
+        if (all[c] != index_men_progress(&ix, c))
+            fail_msg("%s %s: configuration %llu has progress %d, %d decoded alone", variant,
+                     name, (unsigned long long)c, all[c], index_men_progress(&ix, c));
+    free(all);
+    index_free(&ix);
+}
+
+static void test_men_progress_all(void **state)
+{
+    (void)state;
+    check_progress_all("russian", "MMvMM");
+    check_progress_all("russian", "KMMMvK");
+    check_progress_all("russian", "KvMMM");
+    check_progress_all("russian", "KKvK");
+    check_progress_all("international", "MMvMM");
+    check_progress_all("english", "KMvMMM");
+    check_progress_all("turkish", "MMvM");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_published_position_counts),
         cmocka_unit_test(test_men_progress),
         cmocka_unit_test(test_progress_values),
+        cmocka_unit_test(test_men_progress_all),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

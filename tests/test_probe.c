@@ -91,8 +91,8 @@ static void check_variant(struct temp_dir *f, const char *name, int pieces)
     tableset_free(&ts);
 }
 
-/* A WDL-only build (damero gen --metrics wdl): every position probes to the WDL of the
- * whole build, and a DTM probe says what is missing. */
+/* A WDL-only build (damero gen --metrics wdl, solved in two bits a position): every
+ * position probes to the WDL of the whole build, and a DTM probe says what is missing. */
 static void check_wdl_only(struct temp_dir *f, const char *name, int pieces)
 {
     const struct variant *v = test_variant(name);
@@ -146,6 +146,10 @@ static void check_wdl_only(struct temp_dir *f, const char *name, int pieces)
 
 static void test_wdl_only_russian(void **state) { check_wdl_only(*state, "russian", 4); }
 static void test_wdl_only_turkish(void **state) { check_wdl_only(*state, "turkish", 3); }
+static void test_wdl_only_international(void **state)
+{
+    check_wdl_only(*state, "international", 3);
+}
 
 static void test_every_position_russian(void **state) { check_variant(*state, "russian", 4); }
 static void test_every_position_english(void **state) { check_variant(*state, "english", 3); }
@@ -170,6 +174,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_every_position_turkish, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_wdl_only_russian, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_wdl_only_turkish, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_wdl_only_international, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
