@@ -43,8 +43,9 @@ struct slot {
 /* Where a block is, read without a lock, like a sequence lock: `seq` changes whenever
  * the block is evicted (so its pages may be reused), and a lookup that reads the same
  * seq before and after reading the value read the block's own bytes. `where` is the
- * block's page when it takes one (most lookups: no hop through the slot), its slot with
- * SEVERAL_PAGES set when it takes more, NULL when the block is not cached; REFERENCED
+ * block's first page when its pages follow each other in memory (one page, or a run:
+ * no hop through the slot), its slot with SEVERAL_PAGES set when they are scattered,
+ * NULL when the block is not cached; REFERENCED
  * is the CLOCK's mark, set when the block was probed since the hand last passed. */
 struct block_entry {
     _Atomic uint64_t seq;
@@ -159,26 +160,20 @@ int64_t block_cache_add_file(struct block_cache *c, uint64_t num_blocks)
     return (int64_t)c->num_files++;
 }
 
-/* The page of byte `offset` of a block at `where`, or NULL when the slot is changing
- * (the caller then finds seq changed too). */
-static page_word *page_at(uintptr_t where, uint32_t offset)
-{
-    if (!(where & SEVERAL_PAGES))
-        return offset < PAGE_BYTES ? (page_word *)(where & ~WHERE_BITS) : NULL;
-    struct slot *e = (struct slot *)(where & ~WHERE_BITS);
-    return offset / PAGE_BYTES < MAX_PAGES
-               ? atomic_load_explicit(&e->page[offset / PAGE_BYTES], memory_order_acquire)
-               : NULL;
-}
-
-/* Byte `offset` of the block at `where`, or -1 when a page is missing. Acquire loads, so
- * that the caller's second look at seq comes after them. */
+/* Byte `offset` of the block at `where`, or -1 when a page is missing (the slot is
+ * changing: the caller then finds seq changed too). Acquire loads, so that the caller's
+ * second look at seq comes after them. */
 static int block_byte(uintptr_t where, uint32_t offset)
 {
-    page_word *page = page_at(where, offset);
-    if (!page)
-        return -1;
-    uint32_t in_page = offset % PAGE_BYTES;
+    page_word *page = (page_word *)(where & ~WHERE_BITS); /* the block's run of pages */
+    uint32_t in_page = offset;
+    if (where & SEVERAL_PAGES) {
+        struct slot *e = (struct slot *)(where & ~WHERE_BITS);
+        if (offset / PAGE_BYTES >= MAX_PAGES ||
+            !(page = atomic_load_explicit(&e->page[offset / PAGE_BYTES], memory_order_acquire)))
+            return -1;
+        in_page = offset % PAGE_BYTES;
+    }
     uint64_t word = atomic_load_explicit(&page[in_page / 8], memory_order_acquire);
     return (int)(word >> (8 * (in_page % 8)) & 0xff);
 }
@@ -238,8 +233,8 @@ void block_cache_prefetch_value(struct block_cache *c, uint32_t file, uint64_t b
         return;
     uintptr_t where = atomic_load_explicit(&c->blocks[file][block].where, memory_order_relaxed);
     uint32_t offset = value_bits == 2 ? k >> 2 : k;
-    /* a slot of several pages is read first: the bytes wait for the lookup */
-    if (where && !(where & SEVERAL_PAGES) && offset < PAGE_BYTES)
+    /* a slot of scattered pages is read first: the bytes wait for the lookup */
+    if (where && !(where & SEVERAL_PAGES))
         __builtin_prefetch((const char *)(where & ~WHERE_BITS) + offset);
     else if ((where & SEVERAL_PAGES) && offset / PAGE_BYTES < MAX_PAGES)
         __builtin_prefetch(&((struct slot *)(where & ~WHERE_BITS))->page[offset / PAGE_BYTES]);
@@ -279,7 +274,8 @@ static void evict(struct block_cache *c, struct shard *s, struct slot *e)
     atomic_store_explicit(&entry->where, 0, memory_order_relaxed);
     atomic_store_explicit(&entry->seq, atomic_load_explicit(&entry->seq, memory_order_relaxed) + 1,
                           memory_order_release);
-    for (uint32_t p = 0; p < e->num_pages; p++)
+    /* the last first: the next block taking them gets them in order, one run again */
+    for (uint32_t p = e->num_pages; p-- > 0;)
         s->free_pages[s->num_free++] = atomic_load_explicit(&e->page[p], memory_order_relaxed);
     e->num_pages = 0;
     e->file = NO_FILE;
@@ -352,7 +348,9 @@ static uint64_t little_endian_word(const uint8_t *data, size_t first, size_t byt
 }
 
 /* Fills the empty slot e with block `block` of `file` (`bytes` bytes at data), pages
- * taken from s, and returns where lookups find it (struct block_entry). The bytes are
+ * taken from s, and returns where lookups find it (struct block_entry): its first page
+ * when the pages follow each other in memory (one page, or pages taken in order from a
+ * fresh chunk or from one evicted block), else the slot with its list of pages. The bytes are
  * packed little-endian into the words, as block_byte() reads them, whatever the
  * machine's byte order; release stores, so that a lookup that reads them sees the
  * eviction that freed the pages before. */
@@ -371,9 +369,11 @@ static uintptr_t fill(struct shard *s, struct slot *e, uint32_t file, uint64_t b
                                   memory_order_release);
         }
     }
-    if (e->num_pages == 1)
-        return (uintptr_t)atomic_load_explicit(&e->page[0], memory_order_relaxed);
-    return (uintptr_t)e | SEVERAL_PAGES;
+    page_word *first = atomic_load_explicit(&e->page[0], memory_order_relaxed);
+    for (uint32_t p = 1; p < e->num_pages; p++)
+        if (atomic_load_explicit(&e->page[p], memory_order_relaxed) != first + p * PAGE_WORDS)
+            return (uintptr_t)e | SEVERAL_PAGES;
+    return (uintptr_t)first;
 }
 
 uint8_t *block_cache_buffer(size_t bytes)
