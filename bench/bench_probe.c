@@ -11,6 +11,10 @@
  * table lines for bench/RESULTS.md.
  *
  * Usage: bench_probe [--dir DIR] [--variant V] [--pieces N] [--probes N] [--rules 1]
+ *                    [--profile ROUNDS]
+ *
+ * --profile ROUNDS probes the quiet positions warm (WDL) ROUNDS times and prints nothing
+ * else: the loop to run under `perf record`, without the other rows in the profile.
  *
  * --rules 1 adds the probes under the rules. They are left out by default: a probe under
  * the rules searches, and in some 4-piece endings (a long no-progress count that man
@@ -44,6 +48,7 @@ struct options {
     int pieces;
     size_t probes;
     bool rules;
+    int profile_rounds; /* --profile: only warm quiet WDL probes, this many rounds */
 };
 
 /* The canonical materials of exactly N pieces, to draw positions from. */
@@ -76,13 +81,14 @@ static uint64_t rng_below(uint64_t n)
 static void usage(void)
 {
     fprintf(stderr, "usage: bench_probe [--dir DIR] [--variant V] [--pieces N] [--probes N] "
-                    "[--rules 1]\n");
+                    "[--rules 1] "
+                    "[--profile ROUNDS]\n");
     exit(2);
 }
 
 static struct options parse_options(int argc, char **argv)
 {
-    struct options o = { "tables", "russian", 5, 1000000, false };
+    struct options o = { "tables", "russian", 5, 1000000, false, 0 };
     for (int k = 1; k < argc; k++) {
         if (k + 1 >= argc)
             usage();
@@ -94,6 +100,8 @@ static struct options parse_options(int argc, char **argv)
             o.pieces = atoi(argv[++k]);
         else if (strcmp(argv[k], "--rules") == 0)
             o.rules = atoi(argv[++k]) != 0;
+        else if (strcmp(argv[k], "--profile") == 0)
+            o.profile_rounds = atoi(argv[++k]);
         else if (strcmp(argv[k], "--probes") == 0)
             o.probes = atol(argv[++k]) > 0 ? (size_t)atol(argv[k]) : 0;
         else
@@ -254,7 +262,11 @@ enum probe_kind {
     PROBE_WDL,
     PROBE_DTM,
     PROBE_RULES, /* damero_probe_rules with the counts starting at the position */
+    PROBE_WDL_MANY, /* damero_probe_wdl_many, MANY_AT_ONCE positions a call */
 };
+
+/* Positions a call to damero_probe_wdl_many: about the children of a node in a search. */
+#define MANY_AT_ONCE 16
 
 static int probe_one(damero_tb *tb, const damero_position *pos, enum probe_kind kind)
 {
@@ -264,6 +276,7 @@ static int probe_one(damero_tb *tb, const damero_position *pos, enum probe_kind 
     case PROBE_WDL: return damero_probe_wdl(tb, pos, &value.wdl);
     case PROBE_DTM: return damero_probe(tb, pos, &value);
     case PROBE_RULES: return damero_probe_rules(tb, pos, NULL, 0, &rules);
+    case PROBE_WDL_MANY: return damero_probe_wdl_many(tb, pos, 1, &value.wdl, NULL);
     }
     return DAMERO_ERR_ARGUMENT;
 }
@@ -277,13 +290,26 @@ static double thread_cpu_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* Probes positions [k, k + count): one call to damero_probe_wdl_many for PROBE_WDL_MANY,
+ * else one call each. */
+static int probe_some(damero_tb *tb, const damero_position *pos, size_t count,
+                      enum probe_kind kind)
+{
+    int wdl[MANY_AT_ONCE], status = DAMERO_OK;
+    if (kind == PROBE_WDL_MANY)
+        return damero_probe_wdl_many(tb, pos, count, wdl, NULL);
+    for (size_t k = 0; k < count && status == DAMERO_OK; k++)
+        status = probe_one(tb, &pos[k], kind);
+    return status;
+}
+
 /* Seconds to probe every position once; its CPU seconds in *cpu. */
 static double probe_all(damero_tb *tb, const damero_position *pos, size_t n,
                         enum probe_kind kind, double *cpu)
 {
     double start = seconds_now(), cpu_start = thread_cpu_seconds();
-    for (size_t k = 0; k < n; k++) {
-        int status = probe_one(tb, &pos[k], kind);
+    for (size_t k = 0; k < n; k += MANY_AT_ONCE) {
+        int status = probe_some(tb, &pos[k], n - k < MANY_AT_ONCE ? n - k : MANY_AT_ONCE, kind);
         if (status != DAMERO_OK) {
             fprintf(stderr, "bench_probe: %s\n", damero_error_message());
             exit(1);
@@ -319,6 +345,10 @@ static void print_speed_table(const struct options *o, const damero_position *al
     damero_tb *tb = open_tables(o, WARM_CACHE_BYTES);
     measure(tb, "WDL", warm, "all", all, o->probes, PROBE_WDL);
     measure(tb, "WDL", warm, "quiet", quiet, o->probes, PROBE_WDL);
+    measure(tb, "WDL, 16 a call (damero_probe_wdl_many)", warm, "all", all, o->probes,
+            PROBE_WDL_MANY);
+    measure(tb, "WDL, 16 a call (damero_probe_wdl_many)", warm, "quiet", quiet, o->probes,
+            PROBE_WDL_MANY);
     measure(tb, "DTM+MTC", warm, "all", all, o->probes, PROBE_DTM);
     measure(tb, "DTM+MTC", warm, "quiet", quiet, o->probes, PROBE_DTM);
     if (o->rules) {
@@ -329,6 +359,16 @@ static void print_speed_table(const struct options *o, const damero_position *al
     tb = open_tables(o, 0);
     measure(tb, "WDL", "cold, 0 bytes", "quiet", quiet, cold, PROBE_WDL);
     measure(tb, "WDL", "cold, 0 bytes", "all", all, cold, PROBE_WDL);
+    damero_close(tb);
+}
+
+/* --profile: the warm quiet WDL loop alone, for perf record. */
+static void profile_warm_wdl(const struct options *o, const damero_position *quiet)
+{
+    double cpu;
+    damero_tb *tb = open_tables(o, WARM_CACHE_BYTES);
+    for (int round = 0; round <= o->profile_rounds; round++) /* round 0 fills the cache */
+        probe_all(tb, quiet, o->probes, PROBE_WDL, &cpu);
     damero_close(tb);
 }
 
@@ -345,6 +385,10 @@ static void bench_speed(const struct options *o)
     pool_init(pool, v, o->pieces);
     damero_position *all = draw_positions(pool, o->probes, false, &drawn);
     damero_position *quiet = draw_positions(pool, o->probes, true, &drawn);
+    if (o->profile_rounds > 0) {
+        profile_warm_wdl(o, quiet);
+        exit(0);
+    }
     printf("`bench_probe --dir %s --variant %s --pieces %d`: %d materials, %" PRIu64
            " legal positions (both sides to move, both colours), seed %#x; %.1f%% of them "
            "quiet. One thread.\n\n",

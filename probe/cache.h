@@ -2,13 +2,13 @@
  * that probes, within a memory budget the caller sets.
  *
  * Each table file registered gets an array with a pointer per block, so that a lookup
- * is one load from that small array and one from the block's data: random probes are
- * bound by memory latency, and every hop saved counts. For the same reason the CLOCK
- * "referenced" mark is the pointer's low bit rather than a field of the block. The
- * blocks are split into shards, each with its own lock, so that threads probing
- * different blocks rarely wait for each other. A lookup copies the one value it needs while holding the shard's lock: no block
- * is ever read after it has been evicted. Eviction is CLOCK (second chance), which keeps
- * the blocks probed again and again. */
+ * is a load from that small array, one from the block's slot and one from its data:
+ * random probes are bound by memory latency, and every hop saved counts. A lookup takes
+ * no lock and writes nothing shared (but a slot's CLOCK mark, once per turn of the
+ * hand): a slot is a sequence lock, and the lookup that raced an eviction sees it and
+ * counts as a miss (cache.c says how). The blocks are split into shards, each with its
+ * own lock, so that threads inserting different blocks rarely wait for each other.
+ * Eviction is CLOCK (second chance), which keeps the blocks probed again and again. */
 #ifndef DAMERO_CACHE_H
 #define DAMERO_CACHE_H
 
@@ -46,15 +46,25 @@ int64_t block_cache_add_file(struct block_cache *c, uint64_t num_blocks);
 bool block_cache_value(struct block_cache *c, uint32_t file, uint64_t block,
                        uint32_t value_bits, uint32_t count, uint32_t k, unsigned *value);
 
-/* A buffer for a decompressed block of `bytes` bytes, which block_cache_insert() takes
- * over without copying. NULL when memory runs out. */
+/* Asks the processor to fetch what block_cache_value() will read first for block `block`
+ * of `file` (its entry), without waiting for it: a batch of lookups then waits for
+ * memory once rather than once each. c may be NULL. Thread-safe. */
+void block_cache_prefetch_entry(struct block_cache *c, uint32_t file, uint64_t block);
+
+/* The same for the bytes of value k (of value_bits bits), once the entry is fetched (else
+ * it waits for it). Thread-safe. */
+void block_cache_prefetch_value(struct block_cache *c, uint32_t file, uint64_t block,
+                                uint32_t value_bits, uint32_t k);
+
+/* A buffer for a decompressed block of `bytes` bytes, which block_cache_insert() copies
+ * into the cache and frees. NULL when memory runs out. */
 uint8_t *block_cache_buffer(size_t bytes);
 
 /* Frees a block_cache_buffer() that was not inserted (NULL is allowed). */
 void block_cache_discard(uint8_t *data);
 
-/* Hands a block read into a block_cache_buffer() to the cache, which keeps it if it can
- * (else frees it), and returns its value k. `data` holds `count` values of `value_bits`
+/* Hands a block read into a block_cache_buffer() to the cache, which keeps a copy if it
+ * can and frees the buffer, and returns its value k. `data` holds `count` values of `value_bits`
  * bits in `bytes` bytes, as table_raw_value() reads them. c may be NULL. Thread-safe. */
 unsigned block_cache_insert(struct block_cache *c, uint32_t file, uint64_t block,
                             uint8_t *data, uint32_t value_bits, uint32_t count,

@@ -575,28 +575,42 @@ static int find_table(damero_tb *tb, const struct position *p, unsigned needed,
     return status;
 }
 
-/* The stored value of index i for `side` to move in one of t's files. */
-static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric metric,
-                      enum side side, uint64_t i, unsigned *value)
+/* Where the value of index i for `side` to move stands in one of t's files: the block,
+ * the place in it, and what the cache needs to read it there. */
+struct value_place {
+    const struct table_map *map;
+    uint32_t cache_file;
+    uint64_t block;
+    uint32_t k, count;
+};
+
+static struct value_place place_of(const struct tb_table *t, enum table_metric metric,
+                                   enum side side, uint64_t i)
 {
-    const struct table_map *map = &t->file[metric - 1].map;
-    uint64_t b = table_block_of(map, side, i);
-    uint32_t k = (uint32_t)(i % map->block_values);
-    uint32_t file = t->file[metric - 1].cache_file;
+    const struct tb_file *f = &t->file[metric - 1];
+    uint64_t b = table_block_of(&f->map, side, i);
+    return (struct value_place){ &f->map, f->cache_file, b, (uint32_t)(i % f->map.block_values),
+                                 table_block_count(&f->map, b) };
+}
+
+/* The value at `at`: from the cache, else read from the file (and kept in the cache). */
+static int read_value_at(damero_tb *tb, const struct value_place *at, unsigned *value)
+{
+    const struct table_map *map = at->map;
+    uint32_t bits = map->info.value_bits;
     char err[512];
-    if (block_cache_value(tb->cache, file, b, map->info.value_bits, table_block_count(map, b),
-                          k, value))
+    if (block_cache_value(tb->cache, at->cache_file, at->block, bits, at->count, at->k, value))
         return DAMERO_OK;
-    size_t bytes = table_block_bytes(map, b);
+    size_t bytes = table_block_bytes(map, at->block);
     uint8_t *data = block_cache_buffer(bytes);
     ZSTD_DCtx *dctx = take_dctx(tb);
-    int status = data && dctx ? table_map_block(map, dctx, b, data, err, sizeof err)
+    int status = data && dctx ? table_map_block(map, dctx, at->block, data, err, sizeof err)
                               : TABLE_ERR_MEMORY;
     if (dctx)
         give_dctx(tb, dctx);
     if (status == TABLE_OK)
-        *value = block_cache_insert(tb->cache, file, b, data, map->info.value_bits,
-                                    table_block_count(map, b), bytes, k);
+        *value = block_cache_insert(tb->cache, at->cache_file, at->block, data, bits,
+                                    at->count, bytes, at->k);
     else
         block_cache_discard(data);
     if (status == TABLE_ERR_MEMORY)
@@ -604,6 +618,14 @@ static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric
     if (status != TABLE_OK)
         return fail(status_of(status), "%s/%s", tb->dir, err);
     return DAMERO_OK;
+}
+
+/* The stored value of index i for `side` to move in one of t's files. */
+static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric metric,
+                      enum side side, uint64_t i, unsigned *value)
+{
+    struct value_place at = place_of(t, metric, side, i);
+    return read_value_at(tb, &at, value);
 }
 
 static enum wdl wdl_parent(enum wdl child)
@@ -633,12 +655,16 @@ static int wdl_by_captures(damero_tb *tb, const struct position *p, enum wdl *ou
     return DAMERO_OK;
 }
 
-static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out)
+/* p's WDL, or where to read it: *at is filled and true returned when the value stands
+ * in a WDL file; otherwise *out holds it (the game is over, or the captures were played
+ * and probed), or the status says why it cannot be known. */
+static int wdl_locate(damero_tb *tb, const struct position *p, struct value_place *at,
+                      bool *in_file, enum wdl *out)
 {
     const struct tb_table *t = NULL;
     struct position q;
     enum game_end over;
-    unsigned value;
+    *in_file = false;
     int status = find_table(tb, p, NEEDS(METRIC_WDL), &over, &t, &q);
     if (status != DAMERO_OK || over != GAME_GOES_ON) {
         *out = dtm_wdl(dtm_game_end(over));
@@ -647,7 +673,20 @@ static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out)
     if ((t->file[METRIC_WDL - 1].map.info.flags & TABLE_FLAG_CAPTURES_DONT_CARE) &&
         has_capture(tb->v, &q))
         return wdl_by_captures(tb, &q, out);
-    status = read_value(tb, t, METRIC_WDL, q.side, index_of(&t->ix, &q, NULL), &value);
+    *at = place_of(t, METRIC_WDL, q.side, index_of(&t->ix, &q, NULL));
+    *in_file = true;
+    return DAMERO_OK;
+}
+
+static int wdl_of(damero_tb *tb, const struct position *p, enum wdl *out)
+{
+    struct value_place at;
+    bool in_file;
+    unsigned value;
+    int status = wdl_locate(tb, p, &at, &in_file, out);
+    if (status != DAMERO_OK || !in_file)
+        return status;
+    status = read_value_at(tb, &at, &value);
     *out = (enum wdl)value;
     return status;
 }
@@ -783,6 +822,77 @@ int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl)
     if (status == DAMERO_OK && (status = wdl_of(tb, &p, &w)) == DAMERO_OK)
         *wdl = public_wdl(w);
     return status;
+}
+
+#define WDL_BATCH 16 /* positions whose memory is fetched at once: more than enough to hide it */
+
+/* One position of a batch of WDL probes: where its value stands, once located. */
+struct batch_probe {
+    struct value_place at;
+    bool in_file;
+    int status;
+    enum wdl wdl;
+};
+
+/* Probes positions [first, first + n) of a batch in three passes, so that the memory
+ * the values stand in is fetched for all of them at once rather than one after the
+ * other: locate each value (and ask for its block's cache entry), ask for the bytes
+ * the entries point to, then read. */
+static void probe_wdl_batch(damero_tb *tb, const damero_position *positions,
+                            struct batch_probe *probes, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        struct batch_probe *b = &probes[k];
+        struct position p;
+        b->in_file = false;
+        b->status = to_internal(tb, &positions[k], &p);
+        if (b->status == DAMERO_OK)
+            b->status = wdl_locate(tb, &p, &b->at, &b->in_file, &b->wdl);
+        if (b->in_file)
+            block_cache_prefetch_entry(tb->cache, b->at.cache_file, b->at.block);
+    }
+    for (size_t k = 0; k < n; k++)
+        if (probes[k].in_file)
+            block_cache_prefetch_value(tb->cache, probes[k].at.cache_file, probes[k].at.block,
+                                       probes[k].at.map->info.value_bits, probes[k].at.k);
+    for (size_t k = 0; k < n; k++) {
+        unsigned value;
+        if (!probes[k].in_file)
+            continue;
+        probes[k].status = read_value_at(tb, &probes[k].at, &value);
+        probes[k].wdl = (enum wdl)value;
+    }
+}
+
+int damero_probe_wdl_many(damero_tb *tb, const damero_position *positions, size_t n,
+                          int *wdl, int *statuses)
+{
+    struct batch_probe probes[WDL_BATCH];
+    size_t first_failed = n;
+    int first_status = DAMERO_OK;
+    if (!tb || (n > 0 && (!positions || !wdl)))
+        return fail(DAMERO_ERR_ARGUMENT, "damero_probe_wdl_many: a NULL argument");
+    for (size_t start = 0; start < n; start += WDL_BATCH) {
+        size_t count = n - start < WDL_BATCH ? n - start : WDL_BATCH;
+        probe_wdl_batch(tb, positions + start, probes, count);
+        for (size_t k = 0; k < count; k++) {
+            if (probes[k].status == DAMERO_OK)
+                wdl[start + k] = public_wdl(probes[k].wdl);
+            else if (first_failed == n) {
+                first_failed = start + k;
+                first_status = probes[k].status;
+            }
+            if (statuses)
+                statuses[start + k] = probes[k].status;
+        }
+    }
+    if (first_failed == n)
+        return DAMERO_OK;
+    /* later failures wrote over its message: probing it again tells it */
+    int again, status = damero_probe_wdl(tb, &positions[first_failed], &again);
+    return status != DAMERO_OK ? status
+                               : fail(first_status, "position %zu of the batch could not be "
+                                      "probed", first_failed);
 }
 
 int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value)

@@ -219,6 +219,21 @@ int damero_write_fen(const damero_tb *tb, const damero_position *pos,
  * every later probe that needs that file). Thread-safe. */
 int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
 
+/* damero_probe_wdl() of n positions at once, for an engine that has several to probe
+ * (the children of a node): the library fetches the memory their values stand in
+ * together rather than one after the other, which saves most of a warm probe's time
+ * waiting for memory (bench/RESULTS.md, issue 14, has the figures).
+ *
+ * positions: n positions. wdl: receives n values, as damero_probe_wdl() gives them; that
+ * of a position that could not be probed is left as it was. statuses: NULL, or receives
+ * n statuses, each what damero_probe_wdl() returns for the position.
+ *
+ * Returns DAMERO_OK when every position was probed; otherwise the status of the first
+ * that was not (damero_error_message() tells why), the others being probed still, or
+ * DAMERO_ERR_ARGUMENT (tb, positions or wdl NULL). Thread-safe. */
+int damero_probe_wdl_many(damero_tb *tb, const damero_position *positions, size_t n, int *wdl,
+                          int *statuses);
+
 /* The value of pos with its DTM and MTC, from the DTM and MTC tables (not the WDL ones).
  * A position where the side to move has no piece or no move is over: its DTM and MTC
  * are 0. One where the variant's rule on lone pieces ends the game (damero_game_end) is

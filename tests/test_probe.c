@@ -1,6 +1,7 @@
 /* The probing library (damero.h) against the generator: every position of small tables,
  * probed through the public API from files on disk, has the value the generator holds in
- * memory, including the positions whose WDL is stored as a don't-care. */
+ * memory, including the positions whose WDL is stored as a don't-care, probed one at a
+ * time and a batch at a time. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
 #include "tests/file_util.h"
 #include "tests/probe_util.h"
@@ -31,9 +32,42 @@ struct tally {
     uint64_t positions, captures;
 };
 
+/* Positions probed again a batch at a time (damero_probe_wdl_many), with the WDL the
+ * generator gives each. */
+#define BATCH 37 /* not a multiple of the library's own batches */
+struct batch {
+    damero_position pos[BATCH];
+    int want[BATCH];
+    int n;
+};
+
+static void flush_batch(damero_tb *tb, const struct variant *v, struct batch *b)
+{
+    int wdl[BATCH];
+    char fen[DAMERO_FEN_SIZE] = "?";
+    if (damero_probe_wdl_many(tb, b->pos, (size_t)b->n, wdl, NULL) != DAMERO_OK)
+        fail_msg("%s: a batch: %s", v->name, damero_error_message());
+    for (int k = 0; k < b->n; k++)
+        if (wdl[k] != b->want[k]) {
+            damero_write_fen(tb, &b->pos[k], fen);
+            fail_msg("%s %s: in a batch wdl %d, the generator %d", v->name, fen, wdl[k],
+                     b->want[k]);
+        }
+    b->n = 0;
+}
+
+static void add_to_batch(damero_tb *tb, const struct variant *v, struct batch *b,
+                         const damero_position *pos, int want)
+{
+    b->pos[b->n] = *pos;
+    b->want[b->n++] = want;
+    if (b->n == BATCH)
+        flush_batch(tb, v, b);
+}
+
 /* Probes p (and its colour-flipped twin) and compares with the generator's value. */
 static void check_position(damero_tb *tb, const struct tableset *ts, const struct position *p,
-                           struct tally *tally)
+                           struct tally *tally, struct batch *batch)
 {
     const struct variant *v = ts->v;
     struct position twin;
@@ -61,6 +95,7 @@ static void check_position(damero_tb *tb, const struct tableset *ts, const struc
                      v->name, fen, wdl, value.wdl, value.dtm, value.mtc, expected_wdl(dtm),
                      want_dtm, want_mtc);
         }
+        add_to_batch(tb, v, batch, &pos, expected_wdl(dtm));
     }
     tally->positions++;
     tally->captures += has_capture(v, p);
@@ -72,6 +107,7 @@ static void check_variant(struct temp_dir *f, const char *name, int pieces)
     struct tableset ts;
     damero_tb *tb;
     struct tally tally = { 0 };
+    struct batch batch = { .n = 0 };
     build_all(&ts, v, f->dir, pieces);
     if (damero_open(name, f->dir, 1 << 20, &tb) != DAMERO_OK)
         fail_msg("%s: %s", name, damero_error_message());
@@ -82,9 +118,10 @@ static void check_variant(struct temp_dir *f, const char *name, int pieces)
             for (uint64_t i = 0; i < t->ix.size; i++) {
                 struct position p;
                 index_position(&t->ix, i, (enum side)side, &p);
-                check_position(tb, &ts, &p, &tally);
+                check_position(tb, &ts, &p, &tally, &batch);
             }
     }
+    flush_batch(tb, v, &batch);
     /* the don't-care path was taken, often */
     assert_true(tally.captures > tally.positions / 100);
     damero_close(tb);

@@ -617,6 +617,40 @@ static void test_missing_material(void **state)
     damero_close(tb);
 }
 
+/* damero_probe_wdl_many: a position that cannot be probed fails alone, with its own
+ * status; the others get their values, the first failure is returned with its message,
+ * and a NULL argument is refused. */
+static void test_many_with_failures(void **state)
+{
+    damero_tb *tb = open_master(*state);
+    const char *fens[] = { "W:WKa1:BKh8", "W:WKa1,Kc1,Ke1:BKh8,Kg7", "B:WKa1,Kc1:BKh8",
+                           "W:WKa1,Kc1:BKh8,Kg7", "W:WKa1,Kc1:BKh8" };
+    enum { N = sizeof fens / sizeof fens[0] };
+    damero_position pos[N];
+    int wdl[N], statuses[N], want[N];
+    for (int k = 0; k < N; k++) {
+        pos[k] = fen_position(tb, fens[k]);
+        wdl[k] = 99;
+    }
+    pos[2].men[0] |= (uint64_t)1 << 40; /* a piece beyond square 32 */
+    for (int k = 0; k < N; k++)
+        statuses[k] = damero_probe_wdl(tb, &pos[k], &want[k]);
+    assert_int_equal(damero_probe_wdl_many(tb, pos, N, wdl, statuses), DAMERO_ERR_MISSING);
+    assert_message_has("the first failure", "KKKvKK");
+    int want_status[N] = { DAMERO_OK, DAMERO_ERR_MISSING, DAMERO_ERR_POSITION,
+                           DAMERO_ERR_MISSING, DAMERO_OK };
+    for (int k = 0; k < N; k++) {
+        assert_int_equal(statuses[k], want_status[k]);
+        assert_int_equal(wdl[k], statuses[k] == DAMERO_OK ? want[k] : 99);
+    }
+    assert_int_equal(damero_probe_wdl_many(tb, pos + 2, 1, wdl, NULL), DAMERO_ERR_POSITION);
+    assert_int_equal(damero_probe_wdl_many(tb, pos, 0, NULL, NULL), DAMERO_OK);
+    assert_int_equal(damero_probe_wdl_many(NULL, pos, 1, wdl, NULL), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe_wdl_many(tb, NULL, 1, wdl, NULL), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe_wdl_many(tb, pos, 1, NULL, NULL), DAMERO_ERR_ARGUMENT);
+    damero_close(tb);
+}
+
 /* A position whose own table is there but where a capture leads to a material that is
  * not: the WDL probe plays the capture and misses KvK. */
 static void test_missing_after_capture(void **state)
@@ -931,6 +965,7 @@ int main(void)
         cmocka_unit_test(test_not_regular_files),
         cmocka_unit_test(test_values_out_of_range),
         cmocka_unit_test(test_missing_material),
+        cmocka_unit_test(test_many_with_failures),
         cmocka_unit_test(test_missing_after_capture),
         cmocka_unit_test(test_bad_fen),
         cmocka_unit_test(test_bad_position),

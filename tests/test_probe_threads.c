@@ -1,8 +1,9 @@
 /* The probing library under threads: many threads probing one handle at once, with a
  * block cache far smaller than the tables (so that blocks are evicted and read again all
  * the time while the threads race), get exactly the answers one thread gets alone, and so
- * do a handle without a cache and a fresh handle whose files the threads open as they
- * first need them. `./run.sh tsan` runs this test under ThreadSanitizer. */
+ * do a handle without a cache, one whose cache holds a few blocks only (evicted while
+ * other threads read them), and a fresh handle whose files the threads open as they first
+ * need them; WDL probed a batch at a time (damero_probe_wdl_many) gives the same too. `./run.sh tsan` runs this test under ThreadSanitizer. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
 #include "tests/file_util.h"
 #include "tests/probe_util.h"
@@ -25,6 +26,9 @@
 #define SMALL_CACHE (256 << 10) /* one shard; 4-piece tables: over 10 MB decompressed */
 #endif
 #define NUM_THREADS 4
+/* A cache of a few blocks (pages of 2 KB, a DTM or MTC block takes 16): nearly every
+ * probe evicts a block that other threads are reading. */
+#define TINY_CACHE (100 << 10)
 
 static int setup(void **state) { return temp_dir_setup(state, "probe-threads"); }
 
@@ -107,9 +111,31 @@ struct job {
     const damero_position *positions;
     int n;
     unsigned seed;                /* 0: in order; else a shuffled order from this seed */
+    bool many;                    /* also probe WDL with damero_probe_wdl_many */
     pthread_barrier_t *start;     /* NULL: no waiting */
     struct answer *answers;       /* by position, whatever the order of probing */
 };
+
+/* The WDL probes again, MANY_AT_ONCE positions a call to damero_probe_wdl_many, in the
+ * job's order; an answer that differs from the one probed alone is marked so that the
+ * comparison fails (wdl_status -1). */
+#define MANY_AT_ONCE 7
+static void probe_many(struct job *job, const int *order)
+{
+    for (int k = 0; k < job->n; k += MANY_AT_ONCE) {
+        int count = job->n - k < MANY_AT_ONCE ? job->n - k : MANY_AT_ONCE;
+        damero_position batch[MANY_AT_ONCE];
+        int wdl[MANY_AT_ONCE], statuses[MANY_AT_ONCE];
+        for (int b = 0; b < count; b++)
+            batch[b] = job->positions[order[k + b]];
+        damero_probe_wdl_many(job->tb, batch, (size_t)count, wdl, statuses);
+        for (int b = 0; b < count; b++) {
+            struct answer *a = &job->answers[order[k + b]];
+            if (statuses[b] != a->wdl_status || (statuses[b] == DAMERO_OK && wdl[b] != a->wdl))
+                a->wdl_status = -1;
+        }
+    }
+}
 
 static void *probe_all(void *arg)
 {
@@ -137,6 +163,8 @@ static void *probe_all(void *arg)
         a->wdl_status = damero_probe_wdl(job->tb, &job->positions[i], &a->wdl);
         a->status = damero_probe(job->tb, &job->positions[i], &a->value);
     }
+    if (job->many)
+        probe_many(job, order);
     free(order);
     return NULL;
 }
@@ -173,7 +201,7 @@ static void probe_in_threads(damero_tb *tb,
     char who[128];
     assert_int_equal(pthread_barrier_init(&start, NULL, NUM_THREADS), 0);
     for (int t = 0; t < NUM_THREADS; t++) {
-        jobs[t] = (struct job){ tb, positions, n, (unsigned)t, &start,
+        jobs[t] = (struct job){ tb, positions, n, (unsigned)t, t % 2 == 1, &start,
                                 malloc((size_t)n * sizeof(struct answer)) };
         assert_non_null(jobs[t].answers);
         assert_int_equal(pthread_create(&threads[t], NULL, probe_all, &jobs[t]), 0);
@@ -197,7 +225,7 @@ static void test_threads_agree(void **state)
     struct temp_dir *f = *state;
     const struct variant *v = test_variant("russian");
     struct material materials[256];
-    damero_tb *small, *uncached, *fresh;
+    damero_tb *small, *uncached, *fresh, *tiny;
     double t0 = seconds_now();
 
     int n_materials = test_materials(v, PIECES, NULL, materials, 256);
@@ -209,12 +237,13 @@ static void test_threads_agree(void **state)
 
     if (damero_open("russian", f->dir, SMALL_CACHE, &small) != DAMERO_OK ||
         damero_open("russian", f->dir, 0, &uncached) != DAMERO_OK ||
-        damero_open("russian", f->dir, SMALL_CACHE, &fresh) != DAMERO_OK)
+        damero_open("russian", f->dir, SMALL_CACHE, &fresh) != DAMERO_OK ||
+        damero_open("russian", f->dir, TINY_CACHE, &tiny) != DAMERO_OK)
         fail_msg("%s", damero_error_message());
     assert_int_equal(damero_max_pieces(small), PIECES);
 
     /* one thread alone: every position has its value, of every kind */
-    struct job job = { small, positions, NUM_POSITIONS, 0, NULL, alone };
+    struct job job = { small, positions, NUM_POSITIONS, 0, false, NULL, alone };
     assert_null(probe_all(&job));
     int count[3] = { 0 };
     for (int i = 0; i < NUM_POSITIONS; i++) {
@@ -230,6 +259,9 @@ static void test_threads_agree(void **state)
     double t3 = seconds_now();
     /* a handle no probe has used: the threads race to open each file (on first use) */
     probe_in_threads(fresh, positions, NUM_POSITIONS / 16, alone, "files opened by the threads");
+    /* blocks evicted while other threads read them: lookups that raced an eviction must
+     * read the block again, never a value of the block that took its place */
+    probe_in_threads(tiny, positions, NUM_POSITIONS / 16, alone, "tiny cache");
     /* without a cache every probe decompresses: a part of the positions is enough */
     probe_in_threads(uncached, positions, NUM_POSITIONS / 64, alone, "no cache");
     double t4 = seconds_now();
@@ -239,6 +271,7 @@ static void test_threads_agree(void **state)
     damero_close(small);
     damero_close(uncached);
     damero_close(fresh);
+    damero_close(tiny);
     free(alone);
     free(positions);
 }
