@@ -9,14 +9,16 @@
 # /tmp/damero-bench-rules (only what is missing), links the same tables without the rule
 # tables into /tmp/damero-bench-norules, and runs bench_probe --rules 1 on both, one after
 # the other, on positions of PIECES and PIECES - 1 pieces (bench_probe draws the same
-# positions every run). Then prints the size of each variant's files there by kind.
+# positions every run); then bench_rules_probe, which times a plain probe and one under
+# the rules on the same positions in alternating rounds (the cost ratio of the issue).
+# Then prints the size of each variant's files there by kind.
 set -euo pipefail
 build=${1:-build}
 pieces=${2:-4}
 probes=${3:-20000}
 with=/tmp/damero-bench-rules
 without=/tmp/damero-bench-norules
-for tool in damero bench_probe; do
+for tool in damero bench_probe bench_rules_probe; do
   [ -x "$build/$tool" ] || { echo "no $build/$tool: build first" >&2; exit 2; }
 done
 
@@ -31,6 +33,11 @@ for n in $((pieces - 1)) "$pieces"; do
     "$build/bench_probe" --dir "$dir" --variant russian --pieces "$n" --probes "$probes" \
       --rules 1 | grep -E '^\| (WDL|DTM|under|probe|---)'
   done
+done
+echo "### plain and under the rules side by side (fastest of 7 rounds, CPU time)"
+for n in $((pieces - 1)) "$pieces"; do
+  nice "$build/bench_rules_probe" --dir "$with" --variant russian --pieces "$n" \
+    --positions "$probes" --rounds 7
 done
 echo "### bytes on disk by kind"
 for variant in "$with"/*/; do

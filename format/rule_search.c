@@ -127,25 +127,35 @@ static int plies_left(const struct rule_row *row, const struct position *p,
     return rule_limit_plies(row, k, p, c) - c->plies[k];
 }
 
-/* Whether a running count has too few plies left for the winner to get out of it. A
- * "win within" count ends only with the game: the DTM must be within what is left. A
- * no-progress count stops binding when it is reset or its ending is left, each a capture
- * or a man move, a conversion; a win under the rules keeps the win without them at every
- * step, so it converts within the count: the MTC (the fewest plies to a conversion that
- * keeps the win, the loser delaying it the most) must be within what is left. */
-static bool count_cannot_hold(const struct rule_row *row, const struct position *p,
+/* The fewest plies the winner needs before rule k's count stops binding, at p (won or
+ * lost without the rules), or -1 when not known. A "win within" count ends only with the
+ * game: the DTM. A no-progress count stops binding when it is reset or its ending is
+ * left, each a capture or a man move, a conversion; a win under the rules keeps the win
+ * without them at every step, so it converts within the count: the MTC (the fewest plies
+ * to a conversion that keeps the win, the loser delaying it the most), or for a count
+ * that man steps do not reset, the reset distance where the oracle knows it. */
+static int plies_needed(const struct rule_search *s, int k, const struct position *p,
+                        dtm_t dtm, mtc_t mtc)
+{
+    const struct move_limit_rule *rule = row_rule(s->row, k);
+    const struct rule_oracle *o = s->oracle;
+    int distance = -1;
+    if (rule->kind == LIMIT_WIN_WITHIN)
+        return dtm_plies(dtm);
+    if (rule->reset == RESET_CAPTURE_OR_PROMOTION && o->reset_distance &&
+        o->reset_distance(o->context, p, &distance) == 0 && distance >= 0)
+        return distance;
+    return mtc == MTC_NONE ? -1 : mtc_plies(mtc);
+}
+
+/* Whether a running count has too few plies left for the winner to get out of it. */
+static bool count_cannot_hold(const struct rule_search *s, const struct position *p,
                               const struct rule_counts *c, dtm_t dtm, mtc_t mtc)
 {
-    for (int k = 0; k < row->num; k++) {
-        if (c->plies[k] == RULE_COUNT_NOT_STARTED)
-            continue;
-        bool win_within = row_rule(row, k)->kind == LIMIT_WIN_WITHIN;
-        if (!win_within && mtc == MTC_NONE)
-            continue;
-        int needed = win_within ? dtm_plies(dtm) : mtc_plies(mtc);
-        if (needed > plies_left(row, p, c, k))
+    for (int k = 0; k < s->row->num; k++)
+        if (c->plies[k] != RULE_COUNT_NOT_STARTED &&
+            plies_needed(s, k, p, dtm, mtc) > plies_left(s->row, p, c, k))
             return true;
-    }
     return false;
 }
 
@@ -159,17 +169,15 @@ static bool fresh_decides(const struct rule_row *row, const struct position *p,
                           const struct rule_counts *c, dtm_t fresh, struct rule_verdict *out)
 {
     struct rule_verdict v = rule_verdict_of_code(fresh);
-    struct rule_counts f;
     bool all_hold = true;
     if (v.wdl == WDL_DRAW) {
         *out = draw_verdict;
         return true;
     }
-    rule_counts_fresh(row, p, &f);
+    unsigned differing = rule_counts_differing(row, p, c);
     for (int k = 0; k < row->num; k++) {
-        if (c->plies[k] == RULE_COUNT_NOT_STARTED ||
-            (c->plies[k] == f.plies[k] && c->strong[k] == f.strong[k]))
-            continue; /* a count equal to the fresh one runs as it does */
+        if (!((differing >> k) & 1))
+            continue; /* not running, or as the fresh one: it runs as it does there */
         int left = plies_left(row, p, c, k);
         if (row_rule(row, k)->kind == LIMIT_WIN_WITHIN && left < v.plies) {
             *out = draw_verdict;
@@ -275,7 +283,7 @@ static int solve(struct rule_search *s, const struct position *p, const struct r
         return 0;
     }
     if (dtm == DTM_DRAW || rule_counts_expired(s->row, p, c) >= 0 ||
-        count_cannot_hold(s->row, p, c, dtm, mtc)) {
+        count_cannot_hold(s, p, c, dtm, mtc)) {
         *out = draw_verdict;
         return 0;
     }

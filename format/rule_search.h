@@ -24,6 +24,12 @@ struct rule_oracle {
      * them), coded as a DTM, when a rule table holds it (*known); else the search goes
      * on below p, and where no count runs takes the plain value (flagged `beyond`). */
     int (*fresh)(void *context, const struct position *p, dtm_t *value, bool *known);
+    /* Optional (NULL: not known): for a position won or lost without the rules, the
+     * plies to the next capture or promotion, the winner keeping the win and taking the
+     * fewest, the loser the most (gen/reset_distance.h), or -1 when not known for p. A
+     * no-progress count reset only by those is cut by it, else by the MTC, which counts
+     * man steps too and so is never more. */
+    int (*reset_distance)(void *context, const struct position *p, int *plies);
 };
 
 #define RULE_SEARCH_ERR_MEMORY (-1000)   /* out of memory */

@@ -1,23 +1,11 @@
 #include "format/rule_state.h"
 
-int rule_row_init(struct rule_row *row, const struct variant *v, int reading)
-{
-    int n = 0;
-    while (v->move_limits[n].name)
-        n++;
-    if (n > RULES_MAX || reading < 0 || reading > 1)
-        return -1;
-    row->v = v;
-    row->num = n;
-    row->reading = reading;
-    for (int k = 0; k < n; k++)
-        row->cond[k] = condition_of(v, &v->move_limits[k].precondition);
-    return 0;
-}
+#include <string.h>
 
-/* rule_in_force for a position of material m (computed once for all the rules). */
-static bool in_force(const struct rule_row *row, int k, const struct material *m,
-                     enum side *strong)
+/* Whether rule k covers material m, and its strong side then: the side with more pieces
+ * (White when both have as many). */
+static bool covers(const struct rule_row *row, int k, const struct material *m,
+                   enum side *strong)
 {
     if (material_side_pieces(m, WHITE) >= material_side_pieces(m, BLACK) &&
         rule_covers(row_rule(row, k), m)) {
@@ -30,11 +18,77 @@ static bool in_force(const struct rule_row *row, int k, const struct material *m
            rule_covers(row_rule(row, k), &flipped);
 }
 
+/* Whether m has a material code (no more than MATERIAL_MAX_PIECES pieces). */
+static bool has_code(const struct material *m)
+{
+    return material_pieces(m) <= MATERIAL_MAX_PIECES;
+}
+
+int rule_row_init(struct rule_row *row, const struct variant *v, int reading)
+{
+    int n = 0;
+    while (v->move_limits[n].name)
+        n++;
+    if (n > RULES_MAX || reading < 0 || reading > 1)
+        return -1;
+    row->v = v;
+    row->num = n;
+    row->reading = reading;
+    for (int k = 0; k < n; k++)
+        row->cond[k] = condition_of(v, &v->move_limits[k].precondition);
+    memset(row->in_force, 0, sizeof row->in_force);
+    memset(row->strong_black, 0, sizeof row->strong_black);
+    struct material m;
+    int most = MATERIAL_MAX_PIECES;
+    for (m.kings[WHITE] = 0; m.kings[WHITE] <= most; m.kings[WHITE]++)
+        for (m.men[WHITE] = 0; m.men[WHITE] <= most; m.men[WHITE]++)
+            for (m.kings[BLACK] = 0; m.kings[BLACK] <= most; m.kings[BLACK]++)
+                for (m.men[BLACK] = 0; m.men[BLACK] <= most; m.men[BLACK]++)
+                    for (int k = 0; k < n && has_code(&m); k++) {
+                        enum side strong;
+                        if (!covers(row, k, &m, &strong))
+                            continue;
+                        row->in_force[material_code(&m)] |= (uint8_t)(1u << k);
+                        if (strong == BLACK)
+                            row->strong_black[material_code(&m)] |= (uint8_t)(1u << k);
+                    }
+    return 0;
+}
+
+/* Which rules cover a material, and for which side: bit k of `rules` set when rule k
+ * covers it, of `black` when its strong side is then Black. */
+struct forces {
+    unsigned rules, black;
+};
+
+static struct forces forces_of(const struct rule_row *row, const struct material *m)
+{
+    struct forces f = { 0, 0 };
+    if (has_code(m))
+        return (struct forces){ row->in_force[material_code(m)],
+                                row->strong_black[material_code(m)] };
+    for (int k = 0; k < row->num; k++) {
+        enum side strong;
+        if (covers(row, k, m, &strong)) {
+            f.rules |= 1u << k;
+            f.black |= (strong == BLACK ? 1u : 0u) << k;
+        }
+    }
+    return f;
+}
+
+/* Whether rule k is in force by f, and its strong side then. */
+static bool in_force(struct forces f, int k, enum side *strong)
+{
+    *strong = (f.black >> k) & 1 ? BLACK : WHITE;
+    return (f.rules >> k) & 1;
+}
+
 bool rule_in_force(const struct rule_row *row, int k, const struct position *p,
                    enum side *strong)
 {
     struct material m = material_of(p);
-    return in_force(row, k, &m, strong);
+    return in_force(forces_of(row, &m), k, strong);
 }
 
 /* Whether p meets rule k's precondition, seen with the strong side as White. */
@@ -65,13 +119,13 @@ static bool runs_to_the_end(const struct rule_row *row, int k)
     return row_rule(row, k)->kind == LIMIT_WIN_WITHIN;
 }
 
-/* Starts rule k's count at p, of material m, when it has not been running before p (or
- * leaves it not started), with the side it runs for where that matters. */
+/* Starts rule k's count at p, whose rules in force are f, when it has not been running
+ * before p (or leaves it not started), with the side it runs for where that matters. */
 static void start_count(const struct rule_row *row, int k, const struct position *p,
-                        const struct material *m, struct rule_counts *counts)
+                        struct forces f, struct rule_counts *counts)
 {
     enum side strong;
-    bool starts = in_force(row, k, m, &strong) && precondition_met(row, k, p, strong);
+    bool starts = in_force(f, k, &strong) && precondition_met(row, k, p, strong);
     counts->plies[k] = starts ? 0 : RULE_COUNT_NOT_STARTED;
     counts->strong[k] = starts && runs_to_the_end(row, k) ? (int)strong : RULE_STRONG_NONE;
 }
@@ -87,22 +141,49 @@ void rule_counts_settle(const struct rule_row *row, const struct position *p,
                         struct rule_counts *counts)
 {
     struct material m = material_of(p);
+    struct forces f = forces_of(row, &m);
     for (int k = 0; k < row->num; k++) {
         enum side strong;
         bool running = counts->plies[k] != RULE_COUNT_NOT_STARTED;
         if (!running)
-            start_count(row, k, p, &m, counts);
+            start_count(row, k, p, f, counts);
         else if (!runs_to_the_end(row, k))
             counts->strong[k] = RULE_STRONG_NONE;
         else if (counts->strong[k] == RULE_STRONG_NONE)
             counts->strong[k] = side_with_more(&m);
-        if (running && !in_force(row, k, &m, &strong) && !runs_to_the_end(row, k))
+        if (running && !in_force(f, k, &strong) && !runs_to_the_end(row, k))
             counts->plies[k] = RULE_COUNT_NOT_STARTED;
     }
     for (int k = row->num; k < RULES_MAX; k++) {
         counts->plies[k] = RULE_COUNT_NOT_STARTED;
         counts->strong[k] = RULE_STRONG_NONE;
     }
+}
+
+unsigned rule_counts_differing(const struct rule_row *row, const struct position *p,
+                               const struct rule_counts *counts)
+{
+    unsigned differ = 0;
+    struct forces f;
+    bool forces_known = false;
+    for (int k = 0; k < row->num; k++) {
+        struct rule_counts fresh;
+        if (counts->plies[k] == RULE_COUNT_NOT_STARTED)
+            continue;
+        if (counts->plies[k] != 0) { /* a fresh count is 0 or not started */
+            differ |= 1u << k;
+            continue;
+        }
+        if (!forces_known) {
+            struct material m = material_of(p);
+            f = forces_of(row, &m);
+            forces_known = true;
+        }
+        start_count(row, k, p, f, &fresh);
+        if (fresh.plies[k] != 0 || fresh.strong[k] != counts->strong[k])
+            differ |= 1u << k;
+    }
+    return differ;
 }
 
 int rule_counts_strong_unknown(const struct rule_row *row, const struct rule_counts *counts)
@@ -132,7 +213,8 @@ void rule_counts_after(const struct rule_row *row, const struct position *p,
                        const struct rule_counts *in, struct move_facts f,
                        const struct position *child, struct rule_counts *out)
 {
-    struct material before = material_of(p), after = material_of(child);
+    struct material before_m = material_of(p), after_m = material_of(child);
+    struct forces before = forces_of(row, &before_m), after = forces_of(row, &after_m);
     for (int k = 0; k < RULES_MAX; k++) {
         enum side strong;
         int count = k < row->num ? in->plies[k] : RULE_COUNT_NOT_STARTED;
@@ -142,12 +224,12 @@ void rule_counts_after(const struct rule_row *row, const struct position *p,
             out->plies[k] = RULE_COUNT_NOT_STARTED;
         else if (running && runs_to_the_end(row, k))
             out->plies[k] = count + 1, out->strong[k] = in->strong[k];
-        else if (!in_force(row, k, &after, &strong))
+        else if (!in_force(after, k, &strong))
             out->plies[k] = RULE_COUNT_NOT_STARTED; /* the ending is left: the count ends */
-        else if (running && in_force(row, k, &before, &strong))
+        else if (running && in_force(before, k, &strong))
             out->plies[k] = resets(row_rule(row, k), f) ? 0 : count + 1;
         else
-            start_count(row, k, child, &after, out); /* the ending arises here */
+            start_count(row, k, child, after, out); /* the ending arises here */
     }
 }
 

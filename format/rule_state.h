@@ -11,6 +11,7 @@
 
 #include "core/movegen.h"
 #include "format/coverage.h"
+#include "format/material.h"
 
 #define RULES_MAX 8                 /* more rules than any variant's row has */
 #define RULE_COUNT_NOT_STARTED (-1)
@@ -33,6 +34,10 @@ struct rule_row {
     int reading;                    /* 0: each rule's first reading; 1: its second, where
                                        it has one (else its only one) */
     struct condition cond[RULES_MAX];
+    /* by material_code, for materials of up to MATERIAL_MAX_PIECES pieces: bit k set
+     * when rule k covers the material, and when its strong side is then Black (a probe
+     * under the rules asks at every call; the answer depends on the material only) */
+    uint8_t in_force[MATERIAL_CODES], strong_black[MATERIAL_CODES];
 };
 
 /* What a move did that a count cares about. */
@@ -70,6 +75,11 @@ void rule_counts_settle(const struct rule_row *row, const struct position *p,
 void rule_counts_after(const struct rule_row *row, const struct position *p,
                        const struct rule_counts *in, struct move_facts f,
                        const struct position *child, struct rule_counts *out);
+
+/* The running counts of `counts` (settled for p) that are not what p's fresh state has
+ * (rule_counts_fresh): bit k set for rule k. Cheaper than making the fresh counts. */
+unsigned rule_counts_differing(const struct rule_row *row, const struct position *p,
+                               const struct rule_counts *counts);
 
 /* The first running "win within" count of settled counts whose strong side is not
  * known (the caller gave none and p has as many pieces each), or -1. */

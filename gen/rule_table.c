@@ -12,6 +12,7 @@
 
 #include "format/lookup.h"
 #include "format/rule_search.h"
+#include "gen/reset_distance.h"
 #include "gen/solve.h"
 
 /* A thread's transposition table is emptied before a position once it holds this many
@@ -88,6 +89,9 @@ struct rule_context {
     const struct tableset *ts;     /* the tables without the rules */
     const struct tableset *rules;  /* the rule tables of the other materials, as DTM */
     struct material building;      /* canonical: the material whose fresh values are sought */
+    const struct material_index *ix; /* building's */
+    const uint16_t *distance;      /* building's reset distance (gen/reset_distance.h), or
+                                      NULL when no count that needs it covers building */
 };
 
 static int plain_value(void *context, const struct position *p, dtm_t *dtm, mtc_t *mtc)
@@ -111,13 +115,27 @@ static int fresh_value(void *context, const struct position *p, dtm_t *value, bo
     return 0;
 }
 
+static int reset_distance(void *context, const struct position *p, int *plies)
+{
+    const struct rule_context *rc = context;
+    struct lookup l;
+    *plies = -1;
+    if (rc->distance && lookup_position(rc->ts->v, p, &l) == LOOKUP_TABLE &&
+        material_equal(&l.material, &rc->building)) {
+        uint16_t d = rc->distance[l.oriented.side * rc->ix->size +
+                                  index_of(rc->ix, &l.oriented, NULL)];
+        *plies = d == NO_DISTANCE ? -1 : d;
+    }
+    return 0;
+}
+
 /* The fresh values of every position of the material, by the search, on every thread.
  * Returns 0, or -1 with err. */
 static int search_material(const struct rule_context *rc, const struct rule_row *row,
                            const struct material_index *ix, dtm_t *values[2], char *err,
                            size_t err_size)
 {
-    const struct rule_oracle oracle = { (void *)rc, plain_value, fresh_value };
+    const struct rule_oracle oracle = { (void *)rc, plain_value, fresh_value, reset_distance };
     int failure = 0;
 #pragma omp parallel
     {
@@ -160,21 +178,39 @@ static int search_material(const struct rule_context *rc, const struct rule_row 
 
 /* ---- one material ---- */
 
-/* Whether a rule covers m: at all, and one without a precondition (whose count then runs
- * in every state of the material). */
+/* Whether a rule covers m: at all, one without a precondition (whose count then runs in
+ * every state of the material), and a no-progress one that only captures and promotions
+ * reset (whose cut needs the reset distance). */
 static void coverage_of(const struct rule_row *row, const struct material_index *ix,
-                        bool *any, bool *from_start)
+                        bool *any, bool *from_start, bool *needs_distance)
 {
     struct position p;
     index_position(ix, 0, WHITE, &p);
-    *any = *from_start = false;
+    *any = *from_start = *needs_distance = false;
     for (int k = 0; k < row->num; k++) {
         enum side strong;
         if (!rule_in_force(row, k, &p, &strong))
             continue;
         *any = true;
         *from_start |= !rule_has_precondition(row_rule(row, k));
+        *needs_distance |= row_rule(row, k)->kind == LIMIT_NO_PROGRESS &&
+                           row_rule(row, k)->reset == RESET_CAPTURE_OR_PROMOTION;
     }
+}
+
+/* m's reset distance into *distance (malloc'd), from its table in ts. Returns 0, or -1
+ * with err. */
+static int distance_of(const struct tableset *ts, const struct material *m,
+                       uint16_t **distance, char *err, size_t err_size)
+{
+    const struct table *t = tableset_find(ts, m);
+    *distance = t ? malloc((2 * t->ix.size + 1) * sizeof **distance) : NULL;
+    if (*distance && distance_to_capture_or_promotion(ts, t, *distance) == 0)
+        return 0;
+    free(*distance);
+    *distance = NULL;
+    snprintf(err, err_size, "out of memory measuring the distance to a capture or promotion");
+    return -1;
 }
 
 /* The fresh values of m under one reading into t (t->ix and t->dtm set). */
@@ -183,14 +219,15 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, const struct
 {
     struct rule_row row;
     char name[MATERIAL_NAME_SIZE];
-    bool any, from_start;
+    bool any, from_start, needs_distance;
+    uint16_t *distance = NULL;
     rule_row_init(&row, ts->v, reading);
     material_name(m, name);
     if (tableset_index_init(&t->ix, ts->v, m) < 0) {
         snprintf(err, err_size, "out of memory");
         return -1;
     }
-    coverage_of(&row, &t->ix, &any, &from_start);
+    coverage_of(&row, &t->ix, &any, &from_start, &needs_distance);
     if (!any) {
         /* no count runs or starts inside m: the plain solver over the rule tables */
         index_free(&t->ix);
@@ -207,8 +244,12 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, const struct
             snprintf(err, err_size, "out of memory");
             return -1;
         }
-    struct rule_context rc = { ts, rules, *m };
-    return search_material(&rc, &row, &t->ix, t->dtm, err, err_size);
+    if (needs_distance && distance_of(ts, m, &distance, err, err_size) < 0)
+        return -1;
+    struct rule_context rc = { ts, rules, *m, &t->ix, distance };
+    int status = search_material(&rc, &row, &t->ix, t->dtm, err, err_size);
+    free(distance);
+    return status;
 }
 
 /* The materials a rule table of m reads: m and the closure of its successors. */

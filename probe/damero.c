@@ -786,7 +786,7 @@ int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dt
     uint64_t i;
     *known = false;
     int status = dtm_mtc_at(tb, p, dtm, mtc, &t, &q, &i);
-    if (!t)
+    if (!t || *dtm == DTM_DRAW) /* a draw is one under the rules: nothing more to read */
         return status;
     return rules_value_at(tb, (struct tb_table *)t, table_metric_rules(reading), q.side, i,
                           fresh, known);

@@ -417,8 +417,8 @@ typedef struct damero_rules_value {
  * Cost: a draw without the rules, or a win or loss that a count's remaining plies cannot
  * hold (by DTM, or by MTC for a count reset by captures and man moves), is answered from
  * the tables at about the cost of damero_probe. Where the rule tables of the reading are
- * there (MATERIAL.ru0, .ru1: damero gen --rules), one more lookup answers every other
- * state but a win (or loss) whose no-progress count, already running when pos was
+ * there (MATERIAL.ru0, .ru1: damero gen --rules), one more lookup (in the same block
+ * cache) answers every other state but a win (or loss) whose no-progress count, already running when pos was
  * reached, has fewer plies left than the win needs; there the call searches, no deeper
  * than that count has plies left. Without rule tables the call searches the game tree
  * under the counts, with a transposition table, probing the DTM and MTC tables at every

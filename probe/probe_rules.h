@@ -30,7 +30,8 @@ int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_
 
 /* At once what the probe under the rules first reads of p: its DTM and MTC, and its
  * rule table's value under reading as probe_rules_fresh gives it, with one lookup of the
- * material and the index. Returns a damero status. Thread-safe. */
+ * material and the index; the rule table is not read (*known false) where p is a draw,
+ * which it is under the rules too. Returns a damero status. Thread-safe. */
 int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
                  mtc_t *mtc, dtm_t *fresh, bool *known);
 

@@ -25,7 +25,7 @@
 
 struct search {
     damero_tb *tb;
-    struct rule_row row;
+    const struct rule_row *row;     /* the handle's */
     struct rule_oracle oracle;
     struct rule_search rs;
     /* the position whose plain value the call has already probed, and that value: the
@@ -63,7 +63,7 @@ static int fresh_value(void *context, const struct position *p, dtm_t *value, bo
         *known = s->fresh_known;
         return DAMERO_OK;
     }
-    return probe_rules_fresh(s->tb, p, s->row.reading, value, known);
+    return probe_rules_fresh(s->tb, p, s->row->reading, value, known);
 }
 
 static int search_init(struct search *s, damero_tb *tb, int reading)
@@ -71,13 +71,13 @@ static int search_init(struct search *s, damero_tb *tb, int reading)
     const struct rule_row *row = probe_rule_row(tb, reading);
     memset(s, 0, sizeof *s);
     s->tb = tb;
-    if (row)
-        s->row = *row;
-    else
+    s->row = row;
+    if (!row)
         return probe_fail(DAMERO_ERR_ARGUMENT, "the reading must be 0 (each rule's first) "
                                                "or 1 (the second, where a rule has two)");
-    s->oracle = (struct rule_oracle){ s, plain_value, fresh_value };
-    rule_search_init(&s->rs, &s->row, &s->oracle, MAX_STATES);
+    /* no reset distance here: the MTC cuts the counts that man steps do not reset */
+    s->oracle = (struct rule_oracle){ s, plain_value, fresh_value, NULL };
+    rule_search_init(&s->rs, s->row, &s->oracle, MAX_STATES);
     return DAMERO_OK;
 }
 
@@ -103,9 +103,8 @@ static int public_wdl(enum wdl w)
 
 int damero_rule_count(const damero_tb *tb)
 {
-    struct rule_row row;
-    const struct variant *v = tb ? variant_by_name(damero_variant(tb)) : NULL;
-    return v && rule_row_init(&row, v, 0) == 0 ? row.num : 0;
+    const struct rule_row *row = probe_rule_row(tb, 0);
+    return row ? row->num : 0;
 }
 
 int damero_rule(const damero_tb *tb, int k, damero_rule_info *info)
@@ -128,8 +127,12 @@ int damero_rule(const damero_tb *tb, int k, damero_rule_info *info)
 static int counts_in(const struct search *s, const struct position *p,
                      const damero_counts *given, struct rule_counts *c)
 {
+    if (!given) { /* every count starts at p: nothing to check */
+        rule_counts_fresh(s->row, p, c);
+        return DAMERO_OK;
+    }
     for (int k = 0; k < RULES_MAX; k++) {
-        bool ours = given && k < s->row.num;
+        bool ours = k < s->row->num;
         int plies = ours ? given->plies[k] : RULE_COUNT_NOT_STARTED;
         int strong = ours ? given->strong[k] : DAMERO_STRONG_UNSAID;
         if (plies < RULE_COUNT_NOT_STARTED || plies > 120)
@@ -144,13 +147,13 @@ static int counts_in(const struct search *s, const struct position *p,
                        : strong == DAMERO_STRONG_BLACK ? BLACK
                                                        : RULE_STRONG_NONE;
     }
-    rule_counts_settle(&s->row, p, c);
-    int unknown = rule_counts_strong_unknown(&s->row, c);
+    rule_counts_settle(s->row, p, c);
+    int unknown = rule_counts_strong_unknown(s->row, c);
     if (unknown >= 0) {
         char message[160];
         snprintf(message, sizeof message, "the %s count runs and both sides have as many "
                  "pieces: say which side it is for (damero_counts.strong)",
-                 row_rule(&s->row, unknown)->name);
+                 row_rule(s->row, unknown)->name);
         return probe_fail(DAMERO_ERR_ARGUMENT, message);
     }
     return DAMERO_OK;
@@ -173,7 +176,7 @@ static int read_position(struct search *s, const damero_position *pos, struct po
 {
     int status = probe_position_in(s->tb, pos, p);
     if (status == DAMERO_OK)
-        status = probe_values(s->tb, p, s->row.reading, &s->known_dtm, &s->known_mtc,
+        status = probe_values(s->tb, p, s->row->reading, &s->known_dtm, &s->known_mtc,
                               &s->known_fresh, &s->fresh_known);
     if (status != DAMERO_OK)
         return status;
@@ -210,7 +213,7 @@ int damero_counts_run_out(const damero_tb *tb, const damero_position *pos,
     if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK)
         return status;
     if ((status = counts_in(&s, &p, counts, &c)) == DAMERO_OK)
-        *rule = rule_counts_expired(&s.row, &p, &c);
+        *rule = rule_counts_expired(s.row, &p, &c);
     return status;
 }
 
@@ -238,7 +241,7 @@ int damero_counts_after(const damero_tb *tb, const damero_position *pos,
         return status;
     if ((status = counts_in(&s, &p, counts, &c)) != DAMERO_OK)
         return status;
-    rule_counts_after(&s.row, &p, &c, public_move_facts(pos, move), &child, &next);
+    rule_counts_after(s.row, &p, &c, public_move_facts(pos, move), &child, &next);
     counts_out(&next, after);
     return DAMERO_OK;
 }
@@ -258,19 +261,34 @@ static int binding_rule(const struct rule_row *row, const struct position *p,
     return best;
 }
 
-/* The value under the rules of p with settled counts c, its plain value known. */
+/* The verdict for p under settled counts c (p's fresh counts, when `fresh`): where they
+ * are p's fresh counts and its rule table gave their value (read with p's plain value),
+ * that value, which is what the search would answer first; else the search. */
+static int verdict_of(struct search *s, const struct position *p, const struct rule_counts *c,
+                      bool fresh, struct rule_verdict *v)
+{
+    if (s->fresh_known && is_known(s, p) &&
+        (fresh || rule_counts_differing(s->row, p, c) == 0)) {
+        *v = rule_verdict_of_code(s->known_fresh);
+        return DAMERO_OK;
+    }
+    return solve(s, p, c, v);
+}
+
+/* The value under the rules of p with settled counts c (p's fresh counts, when
+ * `fresh`), its plain value known. */
 static int rules_value(struct search *s, const struct position *p, const struct rule_counts *c,
-                       damero_value plain, damero_rules_value *out)
+                       bool fresh, damero_value plain, damero_rules_value *out)
 {
     struct rule_verdict v;
-    int status = solve(s, p, c, &v);
+    int status = verdict_of(s, p, c, fresh, &v);
     if (status != DAMERO_OK)
         return status;
     *out = (damero_rules_value){ .plain = plain, .wdl = public_wdl(v.wdl), .plies = v.plies,
                                  .rule = -1, .tables_beyond = v.beyond };
     counts_out(c, &out->counts);
     if (v.wdl == WDL_DRAW && plain.wdl != DAMERO_DRAW)
-        out->rule = binding_rule(&s->row, p, c);
+        out->rule = binding_rule(s->row, p, c);
     return DAMERO_OK;
 }
 
@@ -286,7 +304,7 @@ int damero_probe_rules(damero_tb *tb, const damero_position *pos,
     int status = search_init(&s, tb, reading);
     if (status == DAMERO_OK && (status = read_position(&s, pos, &p, &plain)) == DAMERO_OK &&
         (status = counts_in(&s, &p, counts, &c)) == DAMERO_OK)
-        status = rules_value(&s, &p, &c, plain, value);
+        status = rules_value(&s, &p, &c, counts == NULL, plain, value);
     rule_search_free(&s.rs);
     return status;
 }
@@ -323,8 +341,8 @@ static int score_rules_move(struct search *s, const damero_position *pos,
     damero_value child_plain;
     int status = read_position(s, &out->move.after, &child, &child_plain);
     if (status == DAMERO_OK) {
-        rule_counts_after(&s->row, p, c, public_move_facts(pos, &out->move), &child, &after);
-        status = rules_value(s, &child, &after, child_plain, &v);
+        rule_counts_after(s->row, p, c, public_move_facts(pos, &out->move), &child, &after);
+        status = rules_value(s, &child, &after, false, child_plain, &v);
     }
     if (status != DAMERO_OK)
         return status;

@@ -75,24 +75,6 @@ class BindingTest(unittest.TestCase):
         self.assertEqual(self.tb.root_moves("W:Wa1:Bb2,c3"), [])
         self.assertFails(damero.ERR_GAME_OVER, self.tb.best_move, "W:Wa1:Bb2,c3")
 
-    def test_count_side(self):
-        """A running forzosa count keeps its side where captures leave one king each."""
-        with damero.Tables("spanish", self.root) as tb:
-            # 4 plies played, Black to move: 26 - 4 = 22 plies left, DTM 22
-            value = tb.probe_rules("B:WK5,K14,K16:BK6", [4], reading=1)
-            self.assertEqual((value.wdl, value.plies), (damero.LOSS, 22))
-            self.assertEqual(value.counts[0].strong, "white")
-            one_each = "W:WK31:BK18"
-            with self.assertRaises(damero.DameroError) as caught:
-                tb.probe_rules(one_each, [21], reading=1)
-            self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
-            value = tb.probe_rules(one_each, [damero.Count(25, "white")], reading=1)
-            self.assertEqual((value.wdl, value.plies), (damero.WIN, 1))
-            printed = self.command_json("spanish", one_each, 1, "--count", "forzosa=25:white")
-            self.assertSameValue(tb, value, printed["rules"], "forzosa=25:white")
-            value = tb.probe_rules(one_each, [damero.Count(25, "black")], reading=1)
-            self.assertEqual(value.wdl, damero.DRAW)
-
     def test_errors(self):
         self.assertFails(damero.ERR_VARIANT, damero.Tables, "chess", self.tables)
         self.assertFails(damero.ERR_IO, damero.Tables, "russian",

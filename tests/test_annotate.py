@@ -191,11 +191,13 @@ def line_pdn(c, damero, tables, folder):
     c.check(r.returncode == 2 and "do not go together" in r.stderr, "--pdn --json accepted")
 
 
-def probe_rules(damero, tables, fen, counts):
+def probe_rules(damero, tables, fen, counts, strong):
     """`damero probe --json --rules` of fen with counts ({rule name: plies or None}, in
-    the order of the rules)."""
+    the order of the rules) and the sides the running "win within" counts are for
+    ({rule name: "white" or "black"})."""
     given = [f"--count={k + 1}={'not-started' if n is None else n}"
-             for k, n in enumerate(counts.values())]
+             f"{':' + strong[name] if name in strong else ''}"
+             for k, (name, n) in enumerate(counts.items())]
     r = run(damero, "probe", "--variant", "russian", "--dir", tables, "--json", *given, fen)
     return json.loads(r.stdout)
 
@@ -227,7 +229,8 @@ def under_rules(c, damero, tables, folder):
             if k < first:
                 c.check(p["rules_kept_by"] is None, f"ply {k}: {p['move']} marked")
                 continue
-            probe = probe_rules(damero, tables, p["fen"], p["rules"]["counts"])
+            probe = probe_rules(damero, tables, p["fen"], p["rules"]["counts"],
+                                p["rules"]["strong"])
             c.check(p["rules"] == probe["rules"],
                     f"{p['fen']}: annotated {p['rules']}, probe --rules says {probe['rules']}")
             played = [m for m in probe["moves"] if m["move"] == p["move"]]

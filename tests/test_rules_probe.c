@@ -328,6 +328,10 @@ static const char *root_of(void **state)
     return ((struct temp_dir *)*state)->dir;
 }
 
+/* Russian endings of up to three pieces, and a man ending under the 30-move count that
+ * only captures and promotions reset (KKvKM: "kings 30", 60 plies under reading 0 and
+ * 30 under reading 1; most of it played at the starts), whose rule tables the generator
+ * cuts by the distance to a capture or promotion (gen/reset_distance.h). */
 static void test_russian_small(void **state)
 {
     static const struct check checks[] = {
@@ -335,6 +339,8 @@ static void test_russian_small(void **state)
         { "russian", "KKvK", 1, 0, 1000, 0, false },
         { "russian", "KMvK", 0, 2000, 1000, 0, false },
         { "russian", "KMvK", 0, 2000, 1000, 3, false },
+        { "russian", "KKvKM", 0, 1000, 1000, 50, false },
+        { "russian", "KKvKM", 1, 1000, 1000, 20, false },
     };
     for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
         run_check(root_of(state), &checks[k]);

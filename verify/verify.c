@@ -5,7 +5,7 @@
 
 #include "verify/count_start.h"
 #include "format/coverage.h"
-#include "verify/reset_distance.h"
+#include "gen/reset_distance.h"
 
 /* ---- counting a rule's positions and wins ---- */
 

@@ -1,4 +1,4 @@
-#include "verify/reset_distance.h"
+#include "gen/reset_distance.h"
 
 #include <stdlib.h>
 #include <string.h>
