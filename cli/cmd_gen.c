@@ -84,21 +84,26 @@ static double default_budget(void)
 static void print_estimate(const struct gen_args *a, const struct build_estimate *e,
                            double budget)
 {
-    char name[MATERIAL_NAME_SIZE], peak[32], solving[32], held[32], limit[32];
+    char name[MATERIAL_NAME_SIZE], peak[32], solving[32], held[32], limit[32], expected[32];
     material_name(&e->peak_material, name);
+    memory_text(e->expected_bytes, expected, sizeof expected);
     memory_text(e->peak_bytes, peak, sizeof peak);
     memory_text(e->peak_solving, solving, sizeof solving);
     memory_text(e->peak_held, held, sizeof held);
     memory_text(budget, limit, sizeof limit);
     printf("%s: %d materials, %.4g positions (both sides to move)\n", a->v->name, e->materials,
            e->positions);
-    printf("peak memory about %s, solving %s (%.4g positions per side): %s for it, "
+    printf("peak memory about %s, %s %s (%.4g positions per side): %s for it, "
            "%s of finished tables held for reading\n",
-           peak, name, e->peak_positions, solving, held);
+           peak, e->peak_found ? "reading (found on disk)" : "solving", name,
+           e->peak_positions, solving, held);
     printf("that is %.2f bytes per position of %s (both sides to move), %.2f of them to "
-           "solve it\n", e->peak_bytes / (2 * e->peak_positions), name,
-           e->peak_solving / (2 * e->peak_positions));
+           "%s it\n", e->peak_bytes / (2 * e->peak_positions), name,
+           e->peak_solving / (2 * e->peak_positions), e->peak_found ? "check" : "solve");
     printf("budget %s: %s\n", limit, e->peak_bytes <= budget ? "fits" : "does not fit");
+    if (e->peak_bytes <= budget)
+        printf("with it, finished tables are kept for later materials while they fit: peak "
+               "about %s\n", expected);
 }
 
 static int parse_args(int argc, char **argv, struct gen_args *a)

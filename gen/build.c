@@ -316,7 +316,7 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
     }
     make_plan(ts, wanted, n, plan);
     struct build_estimate estimate;
-    estimate_plan(ts, plan, &estimate);
+    estimate_plan(ts, plan, options->memory_budget, &estimate);
     if (options->estimate)
         *options->estimate = estimate;
     int result = check_budget(ts->v, &estimate, options->memory_budget, err, err_size);

@@ -88,20 +88,47 @@ static double largest_level(const struct variant *v, const struct material_index
     return (double)most * (double)(ix->reduced ? ix->size : ix->king_count);
 }
 
-/* Positions of a material per side to move, and of its largest level of men advancement:
- * exact when it has men, from work_estimate when it has only kings (one level; counting
- * its symmetry classes takes a while). */
-static double material_positions(const struct variant *v, const struct material *m,
-                                 double *largest)
+/* The sizes of item k of the plan: its positions per side to move, of its largest level
+ * of men advancement, and its men configurations; exact when it has men, from
+ * work_estimate when it has only kings (one level; counting its symmetry classes takes
+ * a while). */
+static void size_item(const struct variant *v, struct plan *plan, int k)
 {
     struct material_index ix;
-    *largest = work_estimate(v, m);
+    const struct material *m = &plan->list[k];
+    plan->positions[k] = plan->largest_level[k] = work_estimate(v, m);
+    plan->men_configs[k] = 1;
     if (material_men(m) == 0 || index_init(&ix, v, m) < 0)
-        return *largest;
-    double n = (double)ix.size;
-    *largest = largest_level(v, &ix);
+        return;
+    plan->positions[k] = (double)ix.size;
+    plan->largest_level[k] = largest_level(v, &ix);
+    plan->men_configs[k] = (double)ix.men_count;
     index_free(&ix);
-    return n;
+}
+
+/* Whether m's file of one metric is on disk as that of m's table (its header read:
+ * whether the values are intact the build finds out when it reads them). */
+static bool file_on_disk(const struct tableset *ts, const struct material *m,
+                         enum table_metric metric, struct table_file_info *info)
+{
+    char path[4096], name[MATERIAL_NAME_SIZE], err[512];
+    if (!ts->dir)
+        return false;
+    tableset_path(ts, m, metric, path, sizeof path);
+    material_name(m, name);
+    return table_file_read_info(path, info, err, sizeof err) == TABLE_OK &&
+           info->metric == metric && info->index_version == INDEX_VERSION &&
+           strcmp(info->variant, ts->v->name) == 0 && strcmp(info->material, name) == 0;
+}
+
+/* Whether m's table is on disk, every file a build of this set reads or checks: it is
+ * read, not solved. */
+static bool table_on_disk(const struct tableset *ts, const struct material *m)
+{
+    struct table_file_info info;
+    return file_on_disk(ts, m, METRIC_WDL, &info) &&
+           (ts->wdl_only || (file_on_disk(ts, m, METRIC_DTM, &info) &&
+                             file_on_disk(ts, m, METRIC_MTC, &info)));
 }
 
 /* The bytes per position and side of m's DTM held for reading in ts: one where it fits
@@ -109,19 +136,12 @@ static double material_positions(const struct variant *v, const struct material 
  * else two; its MTC too where the set keeps it. */
 static double dtm_bytes(const struct tableset *ts, const struct material *m)
 {
-    char path[4096], err[512];
     struct table_file_info info;
     if (!ts->dtm_only)
         return 2 + 2;
     if (ts->wdl_only)
         return 1;
-    if (!ts->dir)
-        return 2;
-    tableset_path(ts, m, METRIC_DTM, path, sizeof path);
-    return table_file_read_info(path, &info, err, sizeof err) == TABLE_OK &&
-                   info.value_bits == 8
-               ? 1
-               : 2;
+    return file_on_disk(ts, m, METRIC_DTM, &info) && info.value_bits == 8 ? 1 : 2;
 }
 
 void make_plan(const struct tableset *ts, const struct material *wanted, int n,
@@ -136,8 +156,9 @@ void make_plan(const struct tableset *ts, const struct material *wanted, int n,
     qsort(plan->list, (size_t)plan->count, sizeof plan->list[0], compare_materials);
     for (int k = 0; k < plan->count; k++) {
         plan->last_use[k] = k;
-        plan->positions[k] = material_positions(v, &plan->list[k], &plan->largest_level[k]);
+        size_item(v, plan, k);
         plan->dtm_bytes[k] = dtm_bytes(ts, &plan->list[k]);
+        plan->found[k] = table_on_disk(ts, &plan->list[k]);
     }
     for (int k = 0; k < plan->count; k++) {
         int s = material_successors(v, &plan->list[k], next, MAX_SUCCESSORS);
@@ -162,11 +183,18 @@ static bool plan_reads(const struct plan *plan, int k, int j)
     return false;
 }
 
-/* The first item from k on that reads item j (plan->count when none does). */
+/* Whether item k needs item j in memory: it reads j, and is solved (a table found on
+ * disk is read and checked on its own). */
+static bool needs(const struct plan *plan, int k, int j)
+{
+    return !plan->found[k] && plan_reads(plan, k, j);
+}
+
+/* The first item from k on that needs item j (plan->count when none does). */
 static int next_reader(const struct plan *plan, int j, int k)
 {
     for (; k < plan->count; k++)
-        if (plan_reads(plan, k, j))
+        if (needs(plan, k, j))
             return k;
     return plan->count;
 }
@@ -178,21 +206,34 @@ static int next_reader(const struct plan *plan, int j, int k)
  * per position of the largest level), and then the table files are assembled one metric
  * at a time (at most 2 bytes per position and side, ASSEMBLY_BYTES) with one level read
  * back (READ_BYTES per position of it). Without a directory the table's DTM and MTC stay
- * in memory (WHOLE_BYTES). Each finished table it reads is held as its DTM, in a byte
- * where it fits (dtm_bytes), and its MTC too where the set keeps it, for the self-check. The rest (the agenda, the index, the
- * program) is a share on top and a fixed amount. */
+ * in memory (WHOLE_BYTES). Both list the men configurations level by level, with each
+ * one's place in its level (CONFIG_BYTES per configuration: as much as a position's
+ * values in a material of men only). Each finished table it reads is held as its DTM, in
+ * a byte where it fits (dtm_bytes), and its MTC too where the set keeps it, for the
+ * self-check; a table found on disk is read whole once more, file by file, to check it
+ * (CHECK_BYTES: the largest file, at most 2 bytes per position and side). The rest (the
+ * agenda, the index, the program) is a share on top and a fixed amount. */
 #define LEVEL_BYTES (2 * (2 + 2 + 1 + 2))
 #define READ_BYTES (2 * (2 + 2 + 1))
 #define ASSEMBLY_BYTES (2 * 2)
+#define WDL_READ_BYTES (2 * (2 + 1))
+#define WDL_ASSEMBLY_BYTES (2 * 1)
 #define WHOLE_BYTES (2 * (2 + 2))
+#define CONFIG_BYTES (8 + 8)
+#define CHECK_BYTES (2 * 2)
 #define WORK_SHARE 0.15
 #define FIXED_BYTES (16.0 * 1024 * 1024)
 
 /* The bytes of assembling the table files of a material of `positions` positions per
- * side whose largest level has `level`. */
-static double assembly_bytes(double positions, double level)
+ * side and `configs` men configurations, whose largest level has `level`. A WDL-only
+ * build assembles its WDL file alone, a byte per position and side, from levels without
+ * MTC. */
+static double assembly_bytes(const struct tableset *ts, double positions, double level,
+                             double configs)
 {
-    return READ_BYTES * level + ASSEMBLY_BYTES * positions;
+    if (ts->wdl_only)
+        return WDL_READ_BYTES * level + WDL_ASSEMBLY_BYTES * positions + CONFIG_BYTES * configs;
+    return READ_BYTES * level + ASSEMBLY_BYTES * positions + CONFIG_BYTES * configs;
 }
 
 static double held_bytes(const struct plan *plan, int j)
@@ -205,22 +246,107 @@ static double memory_total(double solving, double held)
     return (solving + held) * (1 + WORK_SHARE) + FIXED_BYTES;
 }
 
+/* The bytes item k holds of its own: solving it, or checking its files when found. */
+static double own_bytes(const struct tableset *ts, const struct plan *plan, int k)
+{
+    double all = plan->positions[k];
+    if (plan->found[k])
+        return CHECK_BYTES * all;
+    return LEVEL_BYTES * plan->largest_level[k] + CONFIG_BYTES * plan->men_configs[k] +
+           (ts->dir ? 0 : WHOLE_BYTES * all);
+}
+
+/* The finished tables item k reads: its successors, or itself when found on disk. */
+static double reading_bytes(const struct plan *plan, int k)
+{
+    double bytes = plan->found[k] ? held_bytes(plan, k) : 0;
+    for (int r = 0; r < plan->num_reads[k] && !plan->found[k]; r++)
+        bytes += held_bytes(plan, plan->reads[k][r]);
+    return bytes;
+}
+
+/* The bytes of assembling item k's files (0 when it has none to assemble). */
+static double assembling_bytes(const struct tableset *ts, const struct plan *plan, int k)
+{
+    if (plan->found[k] || !ts->dir)
+        return 0;
+    return assembly_bytes(ts, plan->positions[k], plan->largest_level[k],
+                          plan->men_configs[k]);
+}
+
 /* What building item k of the plan needs at least at its peak: the bytes of the table
- * being solved, and of the finished tables held for reading then. Solving reads its
- * successors; assembling its files does not, and drops them first when they would not
- * fit beside it (build_one), so that its peak is then its own. */
+ * being solved (or checked), and of the finished tables held for reading then. Solving
+ * reads its successors; assembling its files does not, and drops them first when they
+ * would not fit beside it (build_one), so that its peak is then its own. */
 static void memory_at(const struct tableset *ts, const struct plan *plan, int k,
                       double *solving, double *held)
 {
-    double level = plan->largest_level[k], all = plan->positions[k];
-    *solving = LEVEL_BYTES * level + (ts->dir ? 0 : WHOLE_BYTES * all);
-    *held = 0;
-    for (int r = 0; r < plan->num_reads[k]; r++)
-        *held += held_bytes(plan, plan->reads[k][r]);
-    if (ts->dir && assembly_bytes(all, level) > *solving + *held) {
-        *solving = assembly_bytes(all, level);
+    *solving = own_bytes(ts, plan, k);
+    *held = reading_bytes(plan, k);
+    if (assembling_bytes(ts, plan, k) > *solving + *held) {
+        *solving = assembling_bytes(ts, plan, k);
         *held = 0;
     }
+}
+
+/* The bytes of the finished tables in memory (in_memory[j] for items before k) that item
+ * k does not need. */
+static double kept_bytes(const struct plan *plan, int k, const bool *in_memory)
+{
+    double kept = 0;
+    for (int j = 0; j < k; j++)
+        if (in_memory[j] && !needs(plan, k, j))
+            kept += held_bytes(plan, j);
+    return kept;
+}
+
+/* Before item k: takes out of in_memory the finished tables k does not need, those read
+ * again latest first, until what k needs and what stays fit the budget. Tables are kept
+ * while they fit, so that they are not read from disk again. */
+static void choose_kept(const struct tableset *ts, const struct plan *plan, int k,
+                        double budget, bool *in_memory)
+{
+    double solving, held, kept = kept_bytes(plan, k, in_memory);
+    memory_at(ts, plan, k, &solving, &held);
+    while (budget > 0 && kept > 0 && memory_total(solving, held + kept) > budget) {
+        int latest = -1, latest_use = -1;
+        for (int j = 0; j < k; j++) {
+            int use = next_reader(plan, j, k);
+            if (in_memory[j] && !needs(plan, k, j) && use > latest_use) {
+                latest = j;
+                latest_use = use;
+            }
+        }
+        in_memory[latest] = false;
+        kept -= held_bytes(plan, latest);
+    }
+}
+
+void make_room(struct tableset *ts, const struct plan *plan, int k, double budget)
+{
+    bool in_memory[MAX_MATERIALS];
+    for (int j = 0; j < k; j++)
+        in_memory[j] = tableset_find(ts, &plan->list[j]) != NULL;
+    choose_kept(ts, plan, k, budget, in_memory);
+    for (int j = 0; j < k; j++)
+        if (!in_memory[j] && tableset_find(ts, &plan->list[j]))
+            tableset_forget(ts, &plan->list[j]);
+}
+
+/* The peak of item k with `kept` bytes of other finished tables in memory, as the build
+ * goes with the budget: solving beside them, then assembling beside them too where they
+ * fit (room_to_assemble drops them all where they do not). */
+static double peak_with_kept(const struct tableset *ts, const struct plan *plan, int k,
+                             double kept, double budget)
+{
+    double held = reading_bytes(plan, k) + kept, assembling = assembling_bytes(ts, plan, k);
+    double peak = memory_total(own_bytes(ts, plan, k), held);
+    if (assembling > 0) {
+        double beside = memory_total(assembling, held);
+        double alone = budget <= 0 || beside <= budget ? beside : memory_total(assembling, 0);
+        peak = alone > peak ? alone : peak;
+    }
+    return peak;
 }
 
 /* The bytes of the finished tables in memory now. */
@@ -238,31 +364,47 @@ static double held_now(const struct tableset *ts)
  * would not fit beside the assembly in the budget (they are read again when needed). */
 void room_to_assemble(struct tableset *ts, const struct table *t, double budget)
 {
-    double all = (double)t->ix.size, level = largest_level(ts->v, &t->ix);
-    if (budget <= 0 || memory_total(assembly_bytes(all, level), held_now(ts)) <= budget)
+    double bytes = assembly_bytes(ts, (double)t->ix.size, largest_level(ts->v, &t->ix),
+                                  (double)t->ix.men_count);
+    if (budget <= 0 || memory_total(bytes, held_now(ts)) <= budget)
         return;
     for (int c = 0; c < MATERIAL_CODES; c++)
         if (ts->by_code[c])
             tableset_forget(ts, &ts->by_code[c]->m);
 }
 
-/* The item of the plan that needs the most memory, and the figures of that peak. */
-void estimate_plan(const struct tableset *ts, const struct plan *plan,
+/* Walks the plan as build_plan does: the least each item needs, and what it holds with
+ * the budget, the tables kept in memory chosen as make_room chooses them. */
+void estimate_plan(const struct tableset *ts, const struct plan *plan, double budget,
                    struct build_estimate *e)
 {
+    bool in_memory[MAX_MATERIALS] = { false };
     memset(e, 0, sizeof *e);
     for (int k = 0; k < plan->count; k++) {
         double solving, held;
         memory_at(ts, plan, k, &solving, &held);
         e->positions += 2 * plan->positions[k];
+        if (ts->dir) /* without one, every table stays in memory (build_plan) */
+            choose_kept(ts, plan, k, budget, in_memory);
+        double expected = peak_with_kept(ts, plan, k, kept_bytes(plan, k, in_memory), budget);
+        if (expected > e->expected_bytes)
+            e->expected_bytes = expected;
+        for (int r = 0; r < plan->num_reads[k]; r++)
+            in_memory[plan->reads[k][r]] |= needs(plan, k, plan->reads[k][r]);
+        in_memory[k] = plan->found[k] || !ts->dir;
+        for (int j = 0; j <= k && ts->dir; j++)
+            in_memory[j] &= plan->last_use[j] != k;
         if (memory_total(solving, held) <= e->peak_bytes)
             continue;
         e->peak_bytes = memory_total(solving, held);
         e->peak_solving = solving;
         e->peak_held = held;
         e->peak_material = plan->list[k];
+        e->peak_found = plan->found[k];
         e->peak_positions = plan->positions[k];
     }
+    if (e->expected_bytes < e->peak_bytes)
+        e->expected_bytes = e->peak_bytes;
     e->materials = plan->count;
 }
 
@@ -289,33 +431,10 @@ int check_budget(const struct variant *v, const struct build_estimate *e, double
     memory_text(e->peak_held, held, sizeof held);
     memory_text(budget, limit, sizeof limit);
     snprintf(err, err_size,
-             "%s %s needs about %s (%.3g positions per side to move: %s to solve it, %s of "
+             "%s %s needs about %s (%.3g positions per side to move: %s to %s it, %s of "
              "finished tables held for reading), more than the budget of %s; give more with "
              "--memory GB if the machine has it, or build fewer pieces",
-             v->name, name, peak, e->peak_positions, solving, held, limit);
+             v->name, name, peak, e->peak_positions, solving, e->peak_found ? "check" : "solve",
+             held, limit);
     return -1;
-}
-
-/* Before item k: frees finished tables that k does not read, those read again latest
- * first, until what k needs and what stays fit the budget. Tables are kept while they
- * fit, so that they are not read from disk again. */
-void make_room(struct tableset *ts, const struct plan *plan, int k, double budget)
-{
-    double solving, held, kept = 0;
-    memory_at(ts, plan, k, &solving, &held);
-    for (int j = 0; j < k; j++)
-        if (tableset_find(ts, &plan->list[j]) && !plan_reads(plan, k, j))
-            kept += held_bytes(plan, j);
-    while (budget > 0 && kept > 0 && memory_total(solving, held + kept) > budget) {
-        int latest = -1, latest_use = -1;
-        for (int j = 0; j < k; j++) {
-            int use = next_reader(plan, j, k);
-            if (tableset_find(ts, &plan->list[j]) && !plan_reads(plan, k, j) && use > latest_use) {
-                latest = j;
-                latest_use = use;
-            }
-        }
-        tableset_forget(ts, &plan->list[latest]);
-        kept -= held_bytes(plan, latest);
-    }
 }

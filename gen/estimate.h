@@ -20,6 +20,8 @@ struct plan {
     double positions[MAX_MATERIALS];     /* per side to move (estimated when kings only) */
     double largest_level[MAX_MATERIALS]; /* positions per side of its largest level */
     double dtm_bytes[MAX_MATERIALS];     /* per position and side of its DTM when held */
+    double men_configs[MAX_MATERIALS];   /* its men configurations (1 when kings only) */
+    bool found[MAX_MATERIALS];           /* its files are on disk: read, not solved */
     int reads[MAX_MATERIALS][MAX_SUCCESSORS]; /* the items each one reads: its successors */
     int num_reads[MAX_MATERIALS];
 };
@@ -32,7 +34,11 @@ struct build_estimate {
     double peak_bytes;          /* the most memory held at once, overheads included */
     double peak_solving;        /* of which: the table being solved at the peak */
     double peak_held;           /* and the finished tables held for reading then */
+    double expected_bytes;      /* the peak with the budget given: finished tables are
+                                 * kept in memory while they fit, for materials that
+                                 * read them later (at least peak_bytes) */
     struct material peak_material;
+    bool peak_found;            /* that material's table is on disk: read and checked */
     double peak_positions;      /* per side to move, of that material */
 };
 
@@ -55,8 +61,11 @@ void men_progress_counts(const struct variant *v, const struct material *m,
 void make_plan(const struct tableset *ts, const struct material *wanted, int n,
                struct plan *plan);
 
-/* The item of the plan that needs the most memory, and the figures of that peak. */
-void estimate_plan(const struct tableset *ts, const struct plan *plan,
+/* The item of the plan that needs the most memory, and the figures of that peak: the
+ * least the build needs (the successors of the material being solved in memory, nothing
+ * else); and what it will hold with `budget` bytes (0: no limit), keeping tables while
+ * they fit. */
+void estimate_plan(const struct tableset *ts, const struct plan *plan, double budget,
                    struct build_estimate *e);
 
 /* Returns 0 when the estimate fits the budget in bytes (0: no limit), else -1 with a

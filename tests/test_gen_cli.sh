@@ -358,6 +358,19 @@ expect 1 "russian KKMMvKMM needs about" -- gen --variant russian --pieces 7 --me
   --dir "$tmp/budget"
 expect 1 "does not fit" -- gen --variant international --pieces 6 --estimate --memory 16 \
   --dir "$tmp/budget"
+# with a budget, the estimate also gives what the build will hold keeping finished tables
+# for later materials: never more than the budget, never less than the least it needs
+gigabytes() { sed -n "s/.*$1 about \([0-9.]*\) GB.*/\1/p" <<< "$out"; }
+for budget in 1.2 16; do
+  expect 0 "kept for later materials" -- gen --variant russian --pieces 6 --estimate \
+    --memory $budget --dir "$tmp/budget"
+  check "kept tables with $budget GB: less than the least need or over the budget: $out" \
+    awk -v least="$(gigabytes "peak memory")" -v kept="$(gigabytes "fit: peak")" \
+    -v budget=$budget 'BEGIN { exit !(least > 0 && kept >= least && kept <= budget) }'
+done
+# a material whose table is on disk is read and checked, not solved
+expect 0 "reading (found on disk) KMvKM" -- gen --variant international KMvKM \
+  --estimate --dir "$tmp/i"
 expect 2 "--memory takes a number of gigabytes" -- gen --variant russian --pieces 3 --memory lots
 
 # --- info on what is not a readable table: exit 1 and a message ---------------------------
