@@ -150,9 +150,11 @@ static int counts_in(const struct search *s, const struct position *p,
     rule_counts_settle(s->row, p, c);
     int unknown = rule_counts_strong_unknown(s->row, c);
     if (unknown >= 0) {
-        char message[160];
+        char message[320];
         snprintf(message, sizeof message, "the %s count runs and both sides have as many "
-                 "pieces: say which side it is for (damero_counts.strong)",
+                 "pieces: say which side it is for (damero_counts.strong in C, "
+                 "damero.Count(plies, strong) in Python, --count RULE=N:white or "
+                 "RULE=N:black on the command line)",
                  row_rule(s->row, unknown)->name);
         return probe_fail(DAMERO_ERR_ARGUMENT, message);
     }
