@@ -441,7 +441,10 @@ typedef struct damero_rules_move {
 /* Every legal move of pos scored under the rules, best first: wins under the rules by
  * the fewest plies, then draws (a win that the rules make a draw before a plain draw,
  * before a blessed loss), then losses by the most plies; ties as damero_root_moves.
- * counts and reading as damero_probe_rules; moves has room for capacity moves.
+ * counts and reading as damero_probe_rules; moves has room for capacity moves. Where a
+ * count has already run out at pos (damero_counts_run_out), the game is drawn there and
+ * every move scores a draw (its rule that count where the move's plain value is not a
+ * draw), as damero_probe_rules says of pos.
  * Returns as damero_root_moves and damero_probe_rules. Costs about one damero_probe_rules
  * per move (the moves' searches share one transposition table). Thread-safe. */
 int damero_root_moves_rules(damero_tb *tb, const damero_position *pos,

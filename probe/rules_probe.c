@@ -332,9 +332,11 @@ static int compare_rules_moves(const void *pa, const void *pb)
     return strcmp(a->move.text, b->move.text);
 }
 
-/* Scores one move of pos (counts c settled for p): its counts after and its value. */
+/* Scores one move of pos (counts c settled for p): its counts after and its value.
+ * `expired`: the count that has already run out at p (the game is drawn there, so no
+ * move changes that), or -1. */
 static int score_rules_move(struct search *s, const damero_position *pos,
-                            const struct position *p, const struct rule_counts *c,
+                            const struct position *p, const struct rule_counts *c, int expired,
                             damero_rules_move *out)
 {
     struct position child;
@@ -344,7 +346,13 @@ static int score_rules_move(struct search *s, const damero_position *pos,
     int status = read_position(s, &out->move.after, &child, &child_plain);
     if (status == DAMERO_OK) {
         rule_counts_after(s->row, p, c, public_move_facts(pos, &out->move), &child, &after);
-        status = rules_value(s, &child, &after, false, child_plain, &v);
+        if (expired >= 0) {
+            v = (damero_rules_value){ .plain = child_plain, .wdl = DAMERO_DRAW, .plies = -1,
+                                      .rule = out->move.value.wdl != DAMERO_DRAW ? expired : -1 };
+            counts_out(&after, &v.counts);
+        } else {
+            status = rules_value(s, &child, &after, false, child_plain, &v);
+        }
     }
     if (status != DAMERO_OK)
         return status;
@@ -376,10 +384,11 @@ int damero_root_moves_rules(damero_tb *tb, const damero_position *pos,
     if (status == DAMERO_OK && *count > capacity)
         status = probe_fail(DAMERO_ERR_ARGUMENT, "the position has more moves than the "
                                                  "room given");
+    int expired = status == DAMERO_OK ? rule_counts_expired(s.row, &p, &c) : -1;
     for (int k = 0; status == DAMERO_OK && k < *count; k++) {
         moves[k] = (damero_rules_move){ .move = plain_moves[k] };
         /* the same transposition table serves every move: the states are the same game's */
-        status = score_rules_move(&s, pos, &p, &c, &moves[k]);
+        status = score_rules_move(&s, pos, &p, &c, expired, &moves[k]);
     }
     if (status == DAMERO_OK)
         qsort(moves, (size_t)*count, sizeof *moves, compare_rules_moves);
