@@ -212,11 +212,14 @@ static int next_reader(const struct plan *plan, int j, int k)
  * a byte where it fits (dtm_bytes), and its MTC too where the set keeps it, for the
  * self-check; a table found on disk is read whole once more, file by file, to check it
  * (CHECK_BYTES: the largest file, at most 2 bytes per position and side). The rest (the
- * agenda, the index, the program) is a share on top and a fixed amount. */
+ * agenda, the index, the program) is a share on top and a fixed amount. A WDL-only build
+ * solves in two bits a position: the count byte and the 2-bit WDL of the level and of the
+ * level before (WDL_LEVEL_BYTES); its level files hold only the 2-bit WDL. */
 #define LEVEL_BYTES (2 * (2 + 2 + 1 + 2))
 #define READ_BYTES (2 * (2 + 2 + 1))
 #define ASSEMBLY_BYTES (2 * 2)
-#define WDL_READ_BYTES (2 * (2 + 1))
+#define WDL_LEVEL_BYTES (2 * (1 + 0.25 + 0.25))
+#define WDL_READ_BYTES (2 * 0.25)
 #define WDL_ASSEMBLY_BYTES (2 * 1)
 #define WHOLE_BYTES (2 * (2 + 2))
 #define CONFIG_BYTES (8 + 8)
@@ -252,7 +255,9 @@ static double own_bytes(const struct tableset *ts, const struct plan *plan, int 
     double all = plan->positions[k];
     if (plan->found[k])
         return CHECK_BYTES * all;
-    return LEVEL_BYTES * plan->largest_level[k] + CONFIG_BYTES * plan->men_configs[k] +
+    /* without a directory (in memory) even a WDL-only build keeps the 16-bit DTM pass */
+    double level_bytes = ts->wdl_only && ts->dir ? WDL_LEVEL_BYTES : LEVEL_BYTES;
+    return level_bytes * plan->largest_level[k] + CONFIG_BYTES * plan->men_configs[k] +
            (ts->dir ? 0 : WHOLE_BYTES * all);
 }
 
