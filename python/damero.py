@@ -152,6 +152,8 @@ def _load():
         "damero_parse_fen": (i, [tb, ctypes.c_char_p, pos]),
         "damero_write_fen": (i, [tb, pos, ctypes.c_char_p]),
         "damero_probe_wdl": (i, [tb, pos, ctypes.POINTER(i)]),
+        "damero_probe_wdl_many": (i, [tb, pos, ctypes.c_size_t, ctypes.POINTER(i),
+                                      ctypes.POINTER(i)]),
         "damero_probe": (i, [tb, pos, ctypes.POINTER(_Value)]),
         "damero_root_moves": (i, [tb, pos, ctypes.POINTER(_Move), i, ctypes.POINTER(i)]),
         "damero_best_move": (i, [tb, pos, ctypes.POINTER(_Move)]),
@@ -272,6 +274,21 @@ class Tables:
         _check(_lib.damero_probe_wdl(self._handle(), ctypes.byref(self._position(fen)),
                                      ctypes.byref(wdl)))
         return wdl.value
+
+    def probe_wdl_many(self, fens):
+        """probe_wdl of each FEN, in one call to the library (damero_probe_wdl_many, which
+        fetches their values' memory together); DameroError names the first position that
+        could not be probed."""
+        fens = list(fens)
+        positions = (_Position * len(fens))(*[self._position(fen) for fen in fens])
+        wdl = (ctypes.c_int * len(fens))()
+        statuses = (ctypes.c_int * len(fens))()
+        status = _lib.damero_probe_wdl_many(self._handle(), positions, len(fens), wdl, statuses)
+        if status != OK:
+            first = next((k for k in range(len(fens)) if statuses[k] != OK), 0)
+            raise DameroError(status, "%s: %s" % (
+                fens[first], _lib.damero_error_message().decode(errors="replace")))
+        return list(wdl)
 
     def probe(self, fen):
         """The Value (wdl, dtm, mtc) of the position, from the DTM and MTC tables."""

@@ -52,6 +52,14 @@ class BindingTest(unittest.TestCase):
         draw = self.tb.probe("W:WKa1:BKh2")
         self.assertEqual(draw, damero.Value(damero.DRAW, None, None))
 
+    def test_probe_wdl_many(self):
+        fens = [FEN, "W:WKa1:BKh8", "W:WKa1:BKh2", "B:WKc3:Bd8,f6"]
+        self.assertEqual(self.tb.probe_wdl_many(fens), [self.tb.probe_wdl(f) for f in fens])
+        self.assertEqual(self.tb.probe_wdl_many([]), [])
+        # four pieces: no table; the error names the position
+        self.assertFails(damero.ERR_MISSING, self.tb.probe_wdl_many,
+                         [FEN, "W:WKa1,Kb2:BKh8,Kg7"], words="W:WKa1,Kb2:BKh8,Kg7")
+
     def test_moves(self):
         moves = self.tb.root_moves(FEN)
         self.assertEqual([m.text for m in moves[:2]], ["c3:g7", "c3:h8"])
