@@ -6,23 +6,38 @@ struct condition condition_of(const struct variant *v, const struct precondition
 {
     const struct geometry *g = v->board();
     struct condition out = { .words = c };
+    struct position white_strong = { .side = WHITE }, black_strong;
     int bit;
     BB_FOR_EACH(bit, g->board)
         if (g->file_of[bit] == g->rank_of[bit])
-            out.diagonal |= bb_of(bit);
+            white_strong.kings[WHITE] |= bb_of(bit);
     if (c->strong_man_square)
-        out.strong_man = bb_of(square_from_number(v, c->strong_man_square));
+        white_strong.men[WHITE] = bb_of(square_from_number(v, c->strong_man_square));
     if (c->weak_man_square)
-        out.weak_man = bb_of(square_from_number(v, c->weak_man_square));
+        white_strong.men[BLACK] = bb_of(square_from_number(v, c->weak_man_square));
+    /* the colour flip maps the strong side's squares to Black's (it is its own inverse) */
+    position_flip_colours(v, &white_strong, &black_strong);
+    for (int strong = WHITE; strong <= BLACK; strong++) {
+        const struct position *seen = strong == WHITE ? &white_strong : &black_strong;
+        out.diagonal[strong] = seen->kings[strong];
+        out.strong_man[strong] = seen->men[strong];
+        out.weak_man[strong] = seen->men[!strong];
+    }
     return out;
+}
+
+bool condition_meets_for(const struct condition *c, const struct position *p, int strong)
+{
+    int weak = !strong;
+    return (!c->words->strong_king_on_main_diagonal || (p->kings[strong] & c->diagonal[strong])) &&
+           (!c->words->lone_king_on_main_diagonal || (p->kings[weak] & c->diagonal[strong])) &&
+           (p->men[strong] & c->strong_man[strong]) == c->strong_man[strong] &&
+           (p->men[weak] & c->weak_man[strong]) == c->weak_man[strong];
 }
 
 bool condition_meets(const struct condition *c, const struct position *p)
 {
-    return (!c->words->strong_king_on_main_diagonal || (p->kings[WHITE] & c->diagonal)) &&
-           (!c->words->lone_king_on_main_diagonal || (p->kings[BLACK] & c->diagonal)) &&
-           (p->men[WHITE] & c->strong_man) == c->strong_man &&
-           (p->men[BLACK] & c->weak_man) == c->weak_man;
+    return condition_meets_for(c, p, WHITE);
 }
 
 bool rule_has_precondition(const struct move_limit_rule *rule)

@@ -12,8 +12,10 @@
 /* A rule's precondition as bitboards, in a table's orientation (White the strong side). */
 struct condition {
     const struct precondition *words;
-    bb_t diagonal;              /* the long diagonal: file == rank */
-    bb_t strong_man, weak_man;  /* 0: no condition */
+    /* by the strong side (WHITE, BLACK): the squares as that side sees them, so that a
+     * position with Black the strong side is tested without flipping its colours */
+    bb_t diagonal[2];               /* the long diagonal: file == rank */
+    bb_t strong_man[2], weak_man[2]; /* 0: no condition */
 };
 
 struct condition condition_of(const struct variant *v, const struct precondition *c);
@@ -22,6 +24,10 @@ struct condition condition_of(const struct variant *v, const struct precondition
  * onto itself by the four symmetries, so the positions of a symmetry class all meet
  * such a precondition or all miss it. */
 bool condition_meets(const struct condition *c, const struct position *p);
+
+/* The same with `strong` the strong side: as condition_meets on p's colours flipped
+ * when it is BLACK. */
+bool condition_meets_for(const struct condition *c, const struct position *p, int strong);
 
 bool rule_has_precondition(const struct move_limit_rule *rule);
 

@@ -95,13 +95,8 @@ bool rule_in_force(const struct rule_row *row, int k, const struct position *p,
 static bool precondition_met(const struct rule_row *row, int k, const struct position *p,
                              enum side strong)
 {
-    if (!rule_has_precondition(row_rule(row, k)))
-        return true;
-    if (strong == WHITE)
-        return condition_meets(&row->cond[k], p);
-    struct position flipped;
-    position_flip_colours(row->v, p, &flipped);
-    return condition_meets(&row->cond[k], &flipped);
+    return !rule_has_precondition(row_rule(row, k)) ||
+           condition_meets_for(&row->cond[k], p, (int)strong);
 }
 
 struct move_facts move_facts_of(const struct position *p, const struct move *m)
