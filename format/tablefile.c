@@ -61,9 +61,10 @@ uint64_t table_values_checksum(const struct table_file_info *info, const void *c
 
 /* Small WDL blocks keep a random probe's decompression short (a few microseconds);
  * wider values get larger blocks, which compress better. */
-static uint32_t block_values_for(uint32_t value_bits)
+/* log2 of the values per block: 8192 two-bit values (2 KB), 32768 wider ones */
+static uint32_t block_shift_for(uint32_t value_bits)
 {
-    return value_bits == 2 ? 8192 : 32768;
+    return value_bits == 2 ? 13 : 15;
 }
 
 static void put_u32(uint8_t *p, uint32_t v)
@@ -144,7 +145,8 @@ int table_seal_header(uint8_t *file, size_t size)
 
 void table_block_layout(struct table_map *map)
 {
-    map->block_values = block_values_for(map->info.value_bits);
+    map->block_shift = block_shift_for(map->info.value_bits);
+    map->block_values = (uint32_t)1 << map->block_shift;
     map->blocks_per_side = (map->info.positions + map->block_values - 1) / map->block_values;
     map->num_blocks = 2 * map->blocks_per_side;
 }

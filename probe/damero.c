@@ -46,7 +46,14 @@ struct tb_file {
     uint32_t cache_file;   /* once FILE_OPEN: the file's number in the block cache */
     int status;            /* once FILE_FAILED: why, as a damero status and a sentence */
     char *message;
+    /* A rule table's blocks, once FILE_OPEN: whether each holds the very values of the
+     * DTM file's block of the same number (BLOCK_SAME), learnt when first read. Most do
+     * (the rules change few positions' values), and for those a probe under the rules
+     * takes the DTM it has already read instead of looking the block up. */
+    _Atomic uint8_t *same_as_dtm;
 };
+
+enum block_likeness { BLOCK_UNKNOWN = 0, BLOCK_SAME, BLOCK_DIFFERENT };
 
 /* One material's tables: its index and whichever of its three files exist. */
 struct tb_table {
@@ -251,6 +258,11 @@ static int map_table_file(damero_tb *tb, struct tb_table *t, enum table_metric m
         }
         f->cache_file = (uint32_t)number;
     }
+    if (status == TABLE_OK && metric >= METRIC_RULES0 &&
+        !(f->same_as_dtm = calloc(f->map.num_blocks, sizeof *f->same_as_dtm))) {
+        snprintf(err, err_size, "out of memory opening %s", path);
+        status = TABLE_ERR_MEMORY;
+    }
     if (status != TABLE_OK)
         table_map_close(&f->map);
     return status;
@@ -349,6 +361,7 @@ static void free_table(struct tb_table *t)
         if (atomic_load(&t->file[k].state) == FILE_OPEN)
             table_map_close(&t->file[k].map);
         free(t->file[k].message);
+        free((void *)t->file[k].same_as_dtm);
     }
     if (t->indexed)
         index_free(&t->ix);
@@ -589,7 +602,7 @@ static struct value_place place_of(const struct tb_table *t, enum table_metric m
 {
     const struct tb_file *f = &t->file[metric - 1];
     uint64_t b = table_block_of(&f->map, side, i);
-    return (struct value_place){ &f->map, f->cache_file, b, (uint32_t)(i % f->map.block_values),
+    return (struct value_place){ &f->map, f->cache_file, b, (uint32_t)i & (f->map.block_values - 1),
                                  table_block_count(&f->map, b) };
 }
 
@@ -741,9 +754,44 @@ int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t
     return dtm_of(tb, p, dtm, mtc);
 }
 
-/* The value of index i of t's rule table under `metric`, when the file is there. */
+/* Whether block b of t's rule table (`metric`) holds the very values of block b of its
+ * DTM file (both decompressed and compared value by value); BLOCK_UNKNOWN when either
+ * cannot be read (the read that follows then says why). */
+static enum block_likeness compare_with_dtm(damero_tb *tb, const struct tb_table *t,
+                                            enum table_metric metric, uint64_t b)
+{
+    const struct table_map *rules = &t->file[metric - 1].map;
+    const struct table_map *dtm = &t->file[METRIC_DTM - 1].map;
+    if (rules->block_values != dtm->block_values)
+        return BLOCK_DIFFERENT;
+    char err[512];
+    uint8_t *raw_rules = malloc(table_block_bytes(rules, b));
+    uint8_t *raw_dtm = malloc(table_block_bytes(dtm, b));
+    ZSTD_DCtx *dctx = take_dctx(tb);
+    enum block_likeness likeness = BLOCK_UNKNOWN;
+    if (raw_rules && raw_dtm && dctx &&
+        table_map_block(rules, dctx, b, raw_rules, err, sizeof err) == TABLE_OK &&
+        table_map_block(dtm, dctx, b, raw_dtm, err, sizeof err) == TABLE_OK) {
+        uint32_t n = table_block_count(rules, b);
+        likeness = BLOCK_SAME;
+        for (uint32_t k = 0; k < n && likeness == BLOCK_SAME; k++)
+            if (table_raw_value(rules->info.value_bits, raw_rules, n, k) !=
+                table_raw_value(dtm->info.value_bits, raw_dtm, n, k))
+                likeness = BLOCK_DIFFERENT;
+    }
+    if (dctx)
+        give_dctx(tb, dctx);
+    free(raw_rules);
+    free(raw_dtm);
+    return likeness;
+}
+
+/* The value of index i of t's rule table under `metric`, when the file is there. dtm,
+ * when not NULL, is the DTM of the same index, already read: where the rule table's
+ * block holds the DTM file's values, it is the answer. */
 static int rules_value_at(damero_tb *tb, struct tb_table *t, enum table_metric metric,
-                          enum side side, uint64_t i, dtm_t *value, bool *known)
+                          enum side side, uint64_t i, const dtm_t *dtm, dtm_t *value,
+                          bool *known)
 {
     unsigned v = 0;
     *known = false;
@@ -751,8 +799,19 @@ static int rules_value_at(damero_tb *tb, struct tb_table *t, enum table_metric m
                   FILE_ABSENT)
         return DAMERO_OK;
     int status = use_file(tb, t, metric);
-    if (status == DAMERO_OK)
-        status = read_value(tb, t, metric, side, i, &v);
+    if (status != DAMERO_OK)
+        return status;
+    struct value_place at = place_of(t, metric, side, i);
+    _Atomic uint8_t *same = &t->file[metric - 1].same_as_dtm[at.block];
+    if (dtm && atomic_load_explicit(same, memory_order_relaxed) == BLOCK_UNKNOWN)
+        atomic_store_explicit(same, compare_with_dtm(tb, t, metric, at.block),
+                              memory_order_relaxed);
+    if (dtm && atomic_load_explicit(same, memory_order_relaxed) == BLOCK_SAME) {
+        *value = *dtm;
+        *known = true;
+        return DAMERO_OK;
+    }
+    status = read_value_at(tb, &at, &v);
     *value = (dtm_t)v;
     *known = status == DAMERO_OK;
     return status;
@@ -775,7 +834,7 @@ int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_
     if ((status = use_file(tb, t, metric)) != DAMERO_OK) /* the index is made there */
         return status;
     return rules_value_at(tb, t, metric, l.oriented.side, index_of(&t->ix, &l.oriented, NULL),
-                          value, known);
+                          NULL, value, known);
 }
 
 int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
@@ -789,7 +848,7 @@ int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dt
     if (!t || *dtm == DTM_DRAW) /* a draw is one under the rules: nothing more to read */
         return status;
     return rules_value_at(tb, (struct tb_table *)t, table_metric_rules(reading), q.side, i,
-                          fresh, known);
+                          dtm, fresh, known);
 }
 
 static int public_wdl(enum wdl w)
