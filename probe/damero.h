@@ -418,7 +418,9 @@ typedef struct damero_rules_value {
  * hold (by DTM, or by MTC for a count reset by captures and man moves), is answered from
  * the tables at about the cost of damero_probe. Where the rule tables of the reading are
  * there (MATERIAL.ru0, .ru1: damero gen --rules), one more lookup (in the same block
- * cache) answers every other state but a win (or loss) whose no-progress count, already running when pos was
+ * cache; none where the rule table's block holds the very values of the DTM block, as
+ * most do, which the library learns the first time it reads the block) answers every
+ * other state but a win (or loss) whose no-progress count, already running when pos was
  * reached, has fewer plies left than the win needs; there the call searches, no deeper
  * than that count has plies left. Without rule tables the call searches the game tree
  * under the counts, with a transposition table, probing the DTM and MTC tables at every
