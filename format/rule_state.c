@@ -136,16 +136,26 @@ void rule_counts_settle(const struct rule_row *row, const struct position *p,
                         struct rule_counts *counts)
 {
     struct material m = material_of(p);
-    struct forces f = forces_of(row, &m);
+    rule_counts_settle_for(row, p, &m, counts);
+}
+
+void rule_counts_settle_for(const struct rule_row *row, const struct position *p,
+                            const struct material *m, struct rule_counts *counts)
+{
+    struct forces f = forces_of(row, m);
     for (int k = 0; k < row->num; k++) {
         enum side strong;
         bool running = counts->plies[k] != RULE_COUNT_NOT_STARTED;
+        if (!running && !((f.rules >> k) & 1)) { /* not started, not in force: stays so */
+            counts->strong[k] = RULE_STRONG_NONE;
+            continue;
+        }
         if (!running)
             start_count(row, k, p, f, counts);
         else if (!runs_to_the_end(row, k))
             counts->strong[k] = RULE_STRONG_NONE;
         else if (counts->strong[k] == RULE_STRONG_NONE)
-            counts->strong[k] = side_with_more(&m);
+            counts->strong[k] = side_with_more(m);
         if (running && !in_force(f, k, &strong) && !runs_to_the_end(row, k))
             counts->plies[k] = RULE_COUNT_NOT_STARTED;
     }

@@ -71,6 +71,10 @@ struct move_facts move_facts_of(const struct position *p, const struct move *m);
 void rule_counts_settle(const struct rule_row *row, const struct position *p,
                         struct rule_counts *counts);
 
+/* The same, m being p's material (material_of(p)), which a probe has from its lookup. */
+void rule_counts_settle_for(const struct rule_row *row, const struct position *p,
+                            const struct material *m, struct rule_counts *counts);
+
 /* The counts after a move with facts f from p (counts settled for p) to child. */
 void rule_counts_after(const struct rule_row *row, const struct position *p,
                        const struct rule_counts *in, struct move_facts f,

@@ -838,13 +838,16 @@ int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_
 }
 
 int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
-                 mtc_t *mtc, dtm_t *fresh, bool *known)
+                 mtc_t *mtc, dtm_t *fresh, bool *known, struct material *m)
 {
     const struct tb_table *t;
     struct position q;
     uint64_t i;
     *known = false;
     int status = dtm_mtc_at(tb, p, dtm, mtc, &t, &q, &i);
+    /* t holds the canonical material; the lookup swapped colours (and the side to move)
+     * where p has it the other way round */
+    *m = !t ? material_of(p) : q.side == p->side ? t->m : material_flipped(&t->m);
     if (!t || *dtm == DTM_DRAW) /* a draw is one under the rules: nothing more to read */
         return status;
     return rules_value_at(tb, (struct tb_table *)t, table_metric_rules(reading), q.side, i,

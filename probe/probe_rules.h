@@ -31,9 +31,10 @@ int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_
 /* At once what the probe under the rules first reads of p: its DTM and MTC, and its
  * rule table's value under reading as probe_rules_fresh gives it, with one lookup of the
  * material and the index; the rule table is not read (*known false) where p is a draw,
- * which it is under the rules too. Returns a damero status. Thread-safe. */
+ * which it is under the rules too. *m is p's material (material_of(p)), as the lookup
+ * found it. Returns a damero status. Thread-safe. */
 int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
-                 mtc_t *mtc, dtm_t *fresh, bool *known);
+                 mtc_t *mtc, dtm_t *fresh, bool *known, struct material *m);
 
 /* DTM and MTC codes as damero_probe returns them. */
 damero_value probe_public_value(dtm_t dtm, mtc_t mtc);

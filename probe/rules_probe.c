@@ -32,6 +32,7 @@ struct search {
      * search asks for it first, and a probe that a lookup answers costs a third less
      * for not reading it twice */
     struct position known;
+    struct material known_material;
     dtm_t known_dtm, known_fresh;
     mtc_t known_mtc;
     bool has_known, fresh_known;
@@ -129,8 +130,9 @@ int damero_rule(const damero_tb *tb, int k, damero_rule_info *info)
 static int counts_in(const struct search *s, const struct position *p,
                      const damero_counts *given, struct rule_counts *c)
 {
+    struct material m = is_known(s, p) ? s->known_material : material_of(p);
     if (!given) { /* every count starts at p: nothing to check */
-        rule_counts_fresh(s->row, p, c);
+        rule_counts_fresh_for(s->row, p, &m, c);
         return DAMERO_OK;
     }
     for (int k = 0; k < RULES_MAX; k++) {
@@ -149,7 +151,7 @@ static int counts_in(const struct search *s, const struct position *p,
                        : strong == DAMERO_STRONG_BLACK ? BLACK
                                                        : RULE_STRONG_NONE;
     }
-    rule_counts_settle(s->row, p, c);
+    rule_counts_settle_for(s->row, p, &m, c);
     int unknown = rule_counts_strong_unknown(s->row, c);
     if (unknown >= 0) {
         char message[320];
@@ -181,7 +183,7 @@ static int read_position(struct search *s, const damero_position *pos, struct po
     int status = probe_position_in(s->tb, pos, p);
     if (status == DAMERO_OK)
         status = probe_values(s->tb, p, s->row->reading, &s->known_dtm, &s->known_mtc,
-                              &s->known_fresh, &s->fresh_known);
+                              &s->known_fresh, &s->fresh_known, &s->known_material);
     if (status != DAMERO_OK)
         return status;
     s->known = *p;
