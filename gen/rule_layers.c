@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/lookup.h"
 
 /* A position's value in every layer is its own, or the best of its moves: of its graph
  * edges, and of its exit when it has one. */
@@ -47,21 +46,21 @@ static bool settled(dtm_t plain)
     return plain == DTM_DRAW || dtm_plies(plain) == 0;
 }
 
-/* Whether child, reached by a move of a position of the material, is a state of it that
- * is not settled (*in), and then its number and its value without the rules. Returns 0
- * or the oracle's status. */
-static int inside(const struct layers *L, const struct position *child, bool *in, uint64_t *j,
-                  dtm_t *plain)
+/* Whether move m of a position of the material leads to a state of it that is not
+ * settled (*in), and then its number and its value without the rules. A move that
+ * neither captures nor promotes keeps the material, in the orientation of the position
+ * it leaves, the material's own. Returns 0 or the oracle's status. */
+static int inside(const struct layers *L, const struct move *m, const struct position *child,
+                  bool *in, uint64_t *j, dtm_t *plain)
 {
-    struct lookup l;
     mtc_t mtc;
     *in = false;
-    if (lookup_position(L->row->v, child, &l) != LOOKUP_TABLE ||
-        !material_equal(&l.material, &L->ix->m))
+    if (m->captured || m->promotes)
         return 0;
     int status = L->oracle->plain(L->oracle->context, child, plain, &mtc);
     *in = status == 0 && !settled(*plain);
-    *j = (uint64_t)l.oriented.side * L->ix->size + index_of(L->ix, &l.oriented, NULL);
+    if (*in)
+        *j = (uint64_t)child->side * L->ix->size + index_of(L->ix, child, NULL);
     return status;
 }
 
@@ -91,7 +90,7 @@ static int exits(const struct layers *L, struct worker *w, const struct position
         dtm_t plain;
         bool in;
         make_move(p, m, &child);
-        if ((status = inside(L, &child, &in, &j, &plain)) != 0)
+        if ((status = inside(L, m, &child, &in, &j, &plain)) != 0)
             return status;
         if (in)
             continue;
@@ -120,7 +119,7 @@ static int edges(const struct layers *L, struct worker *w, const struct position
         dtm_t plain;
         bool in;
         make_move(p, &w->list->moves[k], &child);
-        int status = inside(L, &child, &in, &j, &plain);
+        int status = inside(L, &w->list->moves[k], &child, &in, &j, &plain);
         if (status != 0)
             return status;
         /* the best the move can be under the rules: its win without them, or a draw */
