@@ -214,6 +214,24 @@ static bool resets(const struct move_limit_rule *rule, struct move_facts f)
     return false;
 }
 
+bool rule_counts_in_step(const struct rule_row *row, const struct material *m)
+{
+    struct forces f = forces_of(row, m);
+    const struct move_facts step = { .man_move = material_men(m) > 0 };
+    const struct move_facts capture = { .capture = true },
+                            promotion = { .man_move = true, .promotion = true };
+    for (int k = 0; k < row->num; k++) {
+        const struct move_limit_rule *rule = row_rule(row, k);
+        if (!((f.rules >> k) & 1))
+            continue;
+        if (rule->kind != LIMIT_NO_PROGRESS || rule_has_precondition(rule) ||
+            resets(rule, step) || !resets(rule, capture) ||
+            (material_men(m) > 0 && !resets(rule, promotion)))
+            return false;
+    }
+    return f.rules != 0;
+}
+
 void rule_counts_after(const struct rule_row *row, const struct position *p,
                        const struct rule_counts *in, struct move_facts f,
                        const struct position *child, struct rule_counts *out)

@@ -58,6 +58,15 @@ static inline const struct move_limit_rule *row_rule(const struct rule_row *row,
 bool rule_in_force(const struct rule_row *row, int k, const struct position *p,
                    enum side *strong);
 
+/* Whether the counts run in step inside canonical material m: every rule in force there
+ * is a no-progress rule without a precondition (its count starts at 0 in every fresh
+ * state of m, and no count starts inside m), that a move staying in m (neither a capture
+ * nor a promotion: a king move, or a man step where m has men) does not reset, and that a
+ * capture and a promotion reset (or end, when the rule does not cover where they lead).
+ * Then every state reached inside m from a fresh state has all its running counts at the
+ * same plies, and a move out of m leads to a fresh state. False when no rule covers m. */
+bool rule_counts_in_step(const struct rule_row *row, const struct material *m);
+
 /* The facts of move m of p. */
 struct move_facts move_facts_of(const struct position *p, const struct move *m);
 

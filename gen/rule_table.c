@@ -1,8 +1,10 @@
 /* Building the rule tables (gen/rule_table.h). A material that no rule covers is solved
- * by the plain solver over the rule tables of the materials its moves reach; one that a
- * rule without a precondition covers, by the search under the rules from each position's
- * fresh state (format/rule_search.h), cut short by the rule tables already built. Why
- * both are exact: docs/how-it-works.md, "Values under the rules: the table". */
+ * by the plain solver over the rule tables of the materials its moves reach; one whose
+ * counts run in step (only no-progress counts, none reset inside it), by layers of
+ * plies played (gen/rule_layers.h); any other that a rule without a precondition
+ * covers, by the search under the rules from each position's fresh state
+ * (format/rule_search.h), cut short by the rule tables already built. Why each is
+ * exact: docs/how-it-works.md, "Values under the rules: the table". */
 #include "gen/rule_table.h"
 
 #include <omp.h>
@@ -13,12 +15,8 @@
 #include "format/lookup.h"
 #include "format/rule_search.h"
 #include "gen/reset_distance.h"
+#include "gen/rule_layers.h"
 #include "gen/solve.h"
-
-/* A thread's transposition table is emptied before a position once it holds this many
- * states (about 50 MB), and a search may hold at most RULE_STATES_MAX. */
-#define RULE_STATES_KEPT ((size_t)1 << 19)
-#define RULE_STATES_MAX ((size_t)1 << 24)
 
 int rule_table_readings(const struct variant *v)
 {
@@ -130,17 +128,15 @@ static int reset_distance(void *context, const struct position *p, int *plies)
 }
 
 /* The fresh values of every position of the material, by the search, on every thread.
- * Returns 0, or -1 with err. */
-static int search_material(const struct rule_context *rc, const struct rule_row *row,
-                           const struct material_index *ix, dtm_t *values[2], char *err,
-                           size_t err_size)
+ * Returns 0, or a status of the search's or the oracle's. */
+static int search_material(const struct rule_oracle *oracle, const struct rule_row *row,
+                           const struct material_index *ix, dtm_t *values[2])
 {
-    const struct rule_oracle oracle = { (void *)rc, plain_value, fresh_value, reset_distance };
     int failure = 0;
 #pragma omp parallel
     {
         struct rule_search search;
-        rule_search_init(&search, row, &oracle, RULE_STATES_MAX);
+        rule_search_init(&search, row, oracle, RULE_STATES_MAX);
 #pragma omp for schedule(dynamic, 256)
         for (uint64_t j = 0; j < 2 * ix->size; j++) {
             struct position p;
@@ -166,6 +162,12 @@ static int search_material(const struct rule_context *rc, const struct rule_row 
         }
         rule_search_free(&search);
     }
+    return failure;
+}
+
+/* A status of the search's or the oracle's as a sentence in err; returns 0 or -1. */
+static int say_failure(int failure, char *err, size_t err_size)
+{
     if (failure == RULE_SEARCH_ERR_TOO_MANY)
         snprintf(err, err_size, "a position needs a search of more than %zu states under "
                  "the rules", RULE_STATES_MAX);
@@ -215,7 +217,8 @@ static int distance_of(const struct tableset *ts, const struct material *m,
 
 /* The fresh values of m under one reading into t (t->ix and t->dtm set). */
 static int solve_rules(struct tableset *ts, struct tableset *rules, const struct material *m,
-                       int reading, struct table *t, char *err, size_t err_size)
+                       int reading, enum rule_solver solver, struct table *t, char *err,
+                       size_t err_size)
 {
     struct rule_row row;
     char name[MATERIAL_NAME_SIZE];
@@ -233,7 +236,8 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, const struct
         index_free(&t->ix);
         return solve_material(rules, m, NULL, NULL, t, err, err_size);
     }
-    if (!from_start) {
+    bool layers = solver == RULE_SOLVER_ANY && rule_counts_in_step(&row, m);
+    if (!layers && !from_start) {
         snprintf(err, err_size, "%s: only rules with a precondition cover it, which the "
                  "rule tables do not handle", name);
         return -1;
@@ -244,12 +248,15 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, const struct
             snprintf(err, err_size, "out of memory");
             return -1;
         }
-    if (needs_distance && distance_of(ts, m, &distance, err, err_size) < 0)
+    /* the layers need no cut: only the search reads the reset distance */
+    if (!layers && needs_distance && distance_of(ts, m, &distance, err, err_size) < 0)
         return -1;
     struct rule_context rc = { ts, rules, *m, &t->ix, distance };
-    int status = search_material(&rc, &row, &t->ix, t->dtm, err, err_size);
+    const struct rule_oracle oracle = { &rc, plain_value, fresh_value, reset_distance };
+    int status = layers ? rule_layers_solve(&row, &oracle, &t->ix, t->dtm)
+                        : search_material(&oracle, &row, &t->ix, t->dtm);
     free(distance);
-    return status;
+    return say_failure(status, err, err_size);
 }
 
 /* The materials a rule table of m reads: m and the closure of its successors. */
@@ -337,23 +344,30 @@ static int write_rule_table(const struct tableset *ts, const struct table *t,
     return status;
 }
 
+int rule_table_values(struct tableset *ts, const struct material *m, int reading,
+                      enum rule_solver solver, struct table *t, char *err, size_t err_size)
+{
+    struct tableset rules;
+    struct gathered g = { 0 };
+    *t = (struct table){ .m = *m };
+    tableset_init(&rules, ts->v, NULL);
+    rules.dtm_only = rules.wdl_only = true; /* the plain solver reads DTM only */
+    int status = gather(ts, &rules, m, table_metric_rules(reading), &g, err, err_size);
+    if (status == 0)
+        status = solve_rules(ts, &rules, m, reading, solver, t, err, err_size);
+    tableset_free(&rules);
+    ungather(ts, &g);
+    return status;
+}
+
 static int build_reading(struct tableset *ts, const struct material *m, int reading, char *err,
                          size_t err_size)
 {
-    enum table_metric metric = table_metric_rules(reading);
-    struct tableset rules;
-    struct table t = { .m = *m };
-    struct gathered g = { 0 };
-    tableset_init(&rules, ts->v, NULL);
-    rules.dtm_only = rules.wdl_only = true; /* the plain solver reads DTM only */
-    int status = gather(ts, &rules, m, metric, &g, err, err_size);
+    struct table t;
+    int status = rule_table_values(ts, m, reading, RULE_SOLVER_ANY, &t, err, err_size);
     if (status == 0)
-        status = solve_rules(ts, &rules, m, reading, &t, err, err_size);
-    if (status == 0)
-        status = write_rule_table(ts, &t, metric, err, err_size);
+        status = write_rule_table(ts, &t, table_metric_rules(reading), err, err_size);
     table_free(&t);
-    tableset_free(&rules);
-    ungather(ts, &g);
     return status;
 }
 

@@ -1,0 +1,26 @@
+/* The fresh values under the rules of a material whose counts run in step
+ * (rule_counts_in_step), by layers of plies played instead of a search from each
+ * position: docs/how-it-works.md, "Values under the rules: the table". */
+#ifndef DAMERO_GEN_RULE_LAYERS_H
+#define DAMERO_GEN_RULE_LAYERS_H
+
+#include "format/index.h"
+#include "format/rule_search.h"
+
+/* The generator's searches under the rules (gen/rule_table.c, and here those that value
+ * the moves out of the material): a thread's transposition table is emptied before a
+ * position once it holds RULE_STATES_KEPT states (about 50 MB), and a search may hold
+ * at most RULE_STATES_MAX. */
+#define RULE_STATES_KEPT ((size_t)1 << 19)
+#define RULE_STATES_MAX ((size_t)1 << 24)
+
+/* The value under the rules of every position of ix's material (canonical, its counts
+ * in step under row) in its fresh state, into values[side][index], coded as DTM. The
+ * oracle gives the values without the rules and the fresh values of the other materials,
+ * as to the search (which values the moves out of the material through it). On every
+ * OpenMP thread; the values do not depend on their number. Returns 0, or a status of
+ * the oracle's or the search's (format/rule_search.h). */
+int rule_layers_solve(const struct rule_row *row, const struct rule_oracle *oracle,
+                      const struct material_index *ix, dtm_t *values[2]);
+
+#endif
