@@ -49,11 +49,14 @@ static uint64_t hash_bytes(uint64_t h, const uint8_t *data, size_t n)
     return h;
 }
 
-#define HASH_SEED 0xcbf29ce484222325ull
+uint64_t table_checksum_add(uint64_t h, const void *values, size_t bytes)
+{
+    return hash_bytes(h, values, bytes);
+}
 
 uint64_t table_values_checksum(const struct table_file_info *info, const void *const values[2])
 {
-    uint64_t h = HASH_SEED;
+    uint64_t h = TABLE_CHECKSUM_SEED;
     for (int side = 0; side < 2; side++)
         h = hash_bytes(h, values[side], info->positions * table_value_bytes(info));
     return h;
@@ -105,7 +108,7 @@ enum {
 static uint64_t header_checksum(const uint8_t *header, const uint8_t *directory,
                                 uint64_t num_blocks)
 {
-    uint64_t h = hash_bytes(HASH_SEED, header, AT_HEADER_CHECKSUM);
+    uint64_t h = hash_bytes(TABLE_CHECKSUM_SEED, header, AT_HEADER_CHECKSUM);
     return hash_bytes(h, directory, (num_blocks + 1) * 8);
 }
 
@@ -175,22 +178,29 @@ size_t table_encode_block(const struct table_map *map, const void *const values[
     return bytes;
 }
 
-void table_decode_block(const struct table_map *map, uint64_t b, const uint8_t *raw,
-                         void *const values[2])
+void table_decode_block_to(const struct table_map *map, uint64_t b, const uint8_t *raw,
+                           void *out)
 {
-    int side = b >= map->blocks_per_side;
-    uint64_t first = (b % map->blocks_per_side) * map->block_values;
     uint32_t n = table_block_count(map, b);
     uint32_t bits = map->info.value_bits;
     if (bits == 16) {
-        uint16_t *v = (uint16_t *)values[side] + first;
+        uint16_t *v = out;
         for (uint32_t i = 0; i < n; i++)
             v[i] = (uint16_t)table_raw_value(bits, raw, n, i);
     } else {
-        uint8_t *v = (uint8_t *)values[side] + first;
+        uint8_t *v = out;
         for (uint32_t i = 0; i < n; i++)
             v[i] = (uint8_t)table_raw_value(bits, raw, n, i);
     }
+}
+
+void table_decode_block(const struct table_map *map, uint64_t b, const uint8_t *raw,
+                        void *const values[2])
+{
+    int side = b >= map->blocks_per_side;
+    uint64_t first = (b % map->blocks_per_side) * map->block_values;
+    table_decode_block_to(map, b, raw,
+                          (uint8_t *)values[side] + first * table_value_bytes(&map->info));
 }
 
 unsigned table_metric_max_value(enum table_metric metric)

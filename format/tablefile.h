@@ -185,6 +185,12 @@ void table_block_layout(struct table_map *map);
 /* The checksum of a table's values (info->positions per side, in memory widths). */
 uint64_t table_values_checksum(const struct table_file_info *info, const void *const values[2]);
 
+/* The same checksum taken piece by piece: from TABLE_CHECKSUM_SEED, the values of side 0
+ * then side 1 in order, in memory widths, each piece but a side's last a multiple of 8
+ * bytes long (a block's values are). */
+#define TABLE_CHECKSUM_SEED 0xcbf29ce484222325ull
+uint64_t table_checksum_add(uint64_t h, const void *values, size_t bytes);
+
 /* Block b of values[2] as stored in the file, into out (TABLE_MAX_BLOCK_BYTES); returns
  * its size in bytes, table_block_bytes(map, b). */
 size_t table_encode_block(const struct table_map *map, const void *const values[2], uint64_t b,
@@ -193,6 +199,10 @@ size_t table_encode_block(const struct table_map *map, const void *const values[
 /* The inverse: a decompressed block b into the values of its side. */
 void table_decode_block(const struct table_map *map, uint64_t b, const uint8_t *raw,
                         void *const values[2]);
+
+/* The same into out alone: its table_block_count(map, b) values, in memory widths. */
+void table_decode_block_to(const struct table_map *map, uint64_t b, const uint8_t *raw,
+                           void *out);
 
 /* The header (TABLE_HEADER_SIZE bytes) and block directory ((num_blocks + 1) * 8 bytes)
  * of a file whose blocks start at offsets[0..num_blocks] (offsets[num_blocks]: the end),

@@ -160,13 +160,7 @@ static bool file_intact(const struct tableset *ts, const struct material *m,
                         enum table_metric metric, uint64_t positions)
 {
     char err[512];
-    struct table_file_info info;
-    void *values[2];
-    if (tableset_read_file(ts, m, metric, positions, &info, values, err, sizeof err) < 0)
-        return false;
-    free(values[0]);
-    free(values[1]);
-    return true;
+    return tableset_check_file(ts, m, metric, positions, err, sizeof err) == 0;
 }
 
 /* Reads a material's tables from disk if all its files are there and intact (those a

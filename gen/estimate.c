@@ -131,17 +131,18 @@ static bool table_on_disk(const struct tableset *ts, const struct material *m)
                              file_on_disk(ts, m, METRIC_MTC, &info)));
 }
 
-/* The bytes per position and side of m's DTM held for reading in ts: one where it fits
- * in a byte (known from its file, if it is on disk already, or in a WDL-only build),
- * else two; its MTC too where the set keeps it. */
-static double dtm_bytes(const struct tableset *ts, const struct material *m)
+/* The bytes per position and side of a finished table held for reading in ts: its DTM
+ * in a byte where the set holds them so (a table read from its file in a dtm_only set,
+ * dtm_bytes.h), ESCAPE_BYTES on top for the codes that do not fit; two bytes where it
+ * is solved in memory; and its MTC too where the set keeps it. */
+#define ESCAPE_BYTES 0.01
+static double held_dtm_bytes(const struct tableset *ts)
 {
-    struct table_file_info info;
     if (!ts->dtm_only)
         return 2 + 2;
     if (ts->wdl_only)
         return 1;
-    return file_on_disk(ts, m, METRIC_DTM, &info) && info.value_bits == 8 ? 1 : 2;
+    return ts->dir ? 1 + ESCAPE_BYTES : 2;
 }
 
 void make_plan(const struct tableset *ts, const struct material *wanted, int n,
@@ -157,7 +158,7 @@ void make_plan(const struct tableset *ts, const struct material *wanted, int n,
     for (int k = 0; k < plan->count; k++) {
         plan->last_use[k] = k;
         size_item(v, plan, k);
-        plan->dtm_bytes[k] = dtm_bytes(ts, &plan->list[k]);
+        plan->dtm_bytes[k] = held_dtm_bytes(ts);
         plan->found[k] = table_on_disk(ts, &plan->list[k]);
     }
     for (int k = 0; k < plan->count; k++) {
@@ -209,9 +210,8 @@ static int next_reader(const struct plan *plan, int j, int k)
  * in memory (WHOLE_BYTES). Both list the men configurations level by level, with each
  * one's place in its level (CONFIG_BYTES per configuration: as much as a position's
  * values in a material of men only). Each finished table it reads is held as its DTM, in
- * a byte where it fits (dtm_bytes), and its MTC too where the set keeps it, for the
- * self-check; a table found on disk is read whole once more, file by file, to check it
- * (CHECK_BYTES: the largest file, at most 2 bytes per position and side). The rest (the
+ * a byte (held_dtm_bytes), and its MTC too where the set keeps it, for the self-check; a
+ * table found on disk is checked a few blocks at a time, holding nothing. The rest (the
  * agenda, the index, the program) is a share on top and a fixed amount. A WDL-only build
  * solves in two bits a position: the count byte and the 2-bit WDL of the level and of the
  * level before (WDL_LEVEL_BYTES); its level files hold only the 2-bit WDL. */
@@ -223,7 +223,6 @@ static int next_reader(const struct plan *plan, int j, int k)
 #define WDL_ASSEMBLY_BYTES (2 * 1)
 #define WHOLE_BYTES (2 * (2 + 2))
 #define CONFIG_BYTES (8 + 8)
-#define CHECK_BYTES (2 * 2)
 #define WORK_SHARE 0.15
 #define FIXED_BYTES (16.0 * 1024 * 1024)
 
@@ -254,7 +253,7 @@ static double own_bytes(const struct tableset *ts, const struct plan *plan, int 
 {
     double all = plan->positions[k];
     if (plan->found[k])
-        return CHECK_BYTES * all;
+        return 0; /* checked and read a few blocks at a time */
     /* without a directory (in memory) even a WDL-only build keeps the 16-bit DTM pass */
     double level_bytes = ts->wdl_only && ts->dir ? WDL_LEVEL_BYTES : LEVEL_BYTES;
     return level_bytes * plan->largest_level[k] + CONFIG_BYTES * plan->men_configs[k] +
@@ -313,7 +312,7 @@ static void choose_kept(const struct tableset *ts, const struct plan *plan, int 
 {
     double solving, held, kept = kept_bytes(plan, k, in_memory);
     memory_at(ts, plan, k, &solving, &held);
-    while (budget > 0 && kept > 0 && memory_total(solving, held + kept) > budget) {
+    while (budget > 0 && memory_total(solving, held + kept) > budget) {
         int latest = -1, latest_use = -1;
         for (int j = 0; j < k; j++) {
             int use = next_reader(plan, j, k);
@@ -322,8 +321,10 @@ static void choose_kept(const struct tableset *ts, const struct plan *plan, int 
                 latest_use = use;
             }
         }
+        if (latest < 0)
+            break; /* nothing left to drop */
         in_memory[latest] = false;
-        kept -= held_bytes(plan, latest);
+        kept = kept_bytes(plan, k, in_memory); /* summed again: no rounding left over */
     }
 }
 
@@ -360,8 +361,7 @@ static double held_now(const struct tableset *ts)
     double bytes = 0;
     for (int c = 0; c < MATERIAL_CODES; c++)
         if (ts->by_code[c])
-            bytes += 2 * (ts->by_code[c]->dtm8[0] ? 1 : ts->dtm_only ? 2 : 2 + 2) *
-                     (double)ts->by_code[c]->ix.size;
+            bytes += table_held_bytes(ts->by_code[c]);
     return bytes;
 }
 

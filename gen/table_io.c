@@ -270,3 +270,68 @@ done:
     }
     return status;
 }
+
+/* Blocks decompressed at once by table_map_read_blocks: work for every thread, and at
+ * most 4 MB of values (64 blocks of 32768 16-bit values). */
+#define BLOCKS_AT_ONCE 64
+
+/* Decompresses blocks [from, to) of map into out, block k at out + (k - from) *
+ * block_bytes; returns the first that cannot be read, or `to`. */
+static uint64_t decompress_run(const struct table_map *map, uint64_t from, uint64_t to,
+                               uint8_t *out, size_t block_bytes)
+{
+    uint64_t first = to;
+#pragma omp parallel reduction(min : first)
+    {
+        ZSTD_DCtx *dctx = ZSTD_createDCtx();
+        uint8_t *raw = malloc(TABLE_MAX_BLOCK_BYTES);
+        char err[256];
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t b = from; b < to; b++) {
+            if (!dctx || !raw || table_map_block(map, dctx, b, raw, err, sizeof err) < 0)
+                first = b < first ? b : first;
+            else
+                table_decode_block_to(map, b, raw, out + (b - from) * block_bytes);
+        }
+        ZSTD_freeDCtx(dctx);
+        free(raw);
+    }
+    return first;
+}
+
+int table_map_read_blocks(const struct table_map *map, table_block_taker take, void *context,
+                          char *err, size_t err_size)
+{
+    size_t width = table_value_bytes(&map->info), block_bytes = map->block_values * width;
+    uint8_t *buffer = malloc(BLOCKS_AT_ONCE * block_bytes);
+    uint64_t h = TABLE_CHECKSUM_SEED;
+    int status = TABLE_OK;
+    if (!buffer) {
+        snprintf(err, err_size, "out of memory reading a table");
+        return TABLE_ERR_MEMORY;
+    }
+    for (uint64_t from = 0; status == TABLE_OK && from < map->num_blocks; from += BLOCKS_AT_ONCE) {
+        uint64_t to = from + BLOCKS_AT_ONCE < map->num_blocks ? from + BLOCKS_AT_ONCE
+                                                               : map->num_blocks;
+        uint64_t bad = decompress_run(map, from, to, buffer, block_bytes);
+        if (bad < to) {
+            char why[512];
+            describe_block(map, bad, why, sizeof why);
+            snprintf(err, err_size, "a damaged block: %s", why);
+            status = TABLE_ERR_CORRUPT;
+        }
+        for (uint64_t b = from; status == TABLE_OK && b < to; b++) {
+            uint32_t count = table_block_count(map, b);
+            const uint8_t *values = buffer + (b - from) * block_bytes;
+            h = table_checksum_add(h, values, count * width);
+            status = take(context, b >= map->blocks_per_side,
+                          (b % map->blocks_per_side) * map->block_values, values, count, width);
+        }
+    }
+    if (status == TABLE_OK && h != map->info.checksum) {
+        snprintf(err, err_size, "checksum mismatch (the file is damaged)");
+        status = TABLE_ERR_CORRUPT;
+    }
+    free(buffer);
+    return status;
+}

@@ -36,4 +36,18 @@ int file_sync_directory(const char *path);
 int table_file_read(const char *path, struct table_file_info *info, void *values[2],
                     char *err, size_t err_size);
 
+/* Takes the values of one block read by table_map_read_blocks: `count` values of `side`
+ * from index `first`, `width` bytes each (table_value_bytes). Returns 0, or a negative
+ * status of its own that stops the reading. */
+typedef int (*table_block_taker)(void *context, int side, uint64_t first, const void *values,
+                                 uint32_t count, size_t width);
+
+/* Reads every block of an open table in index order (side 0 first), handing each to
+ * take(), then checks the checksum: for a reader that keeps the values in another form,
+ * without holding them whole at the file's width. Decompresses on every OpenMP thread,
+ * a few megabytes at a time. Returns TABLE_OK; a negative enum table_status with a
+ * sentence in err (the values handed over are then not to be used); or take()'s status. */
+int table_map_read_blocks(const struct table_map *map, table_block_taker take, void *context,
+                          char *err, size_t err_size);
+
 #endif

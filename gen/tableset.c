@@ -34,10 +34,18 @@ void table_free(struct table *t)
     for (int side = WHITE; side <= BLACK; side++) {
         free(t->dtm[side]);
         free(t->mtc[side]);
-        free(t->dtm8[side]);
+        dtm_bytes_free(&t->dtm8[side]);
         t->dtm[side] = t->mtc[side] = NULL;
-        t->dtm8[side] = NULL;
     }
+}
+
+double table_held_bytes(const struct table *t)
+{
+    double bytes = 0, n = (double)t->ix.size;
+    for (int side = WHITE; side <= BLACK; side++)
+        bytes += (t->dtm8[side].bytes ? n + (double)dtm_bytes_extra(&t->dtm8[side]) : 0) +
+                 (t->dtm[side] ? 2 * n : 0) + (t->mtc[side] ? 2 * n : 0);
+    return bytes;
 }
 
 void tableset_free(struct tableset *ts)
@@ -102,10 +110,9 @@ int tableset_read_file(const struct tableset *ts, const struct material *m,
     return -1;
 }
 
-/* Reads one metric's file of table t into 16-bit values; or, when out8 is not NULL and
- * the file's values are 8 bits wide, into out8 as they are. */
+/* Reads one metric's file of table t into 16-bit values. */
 static int load_metric(const struct tableset *ts, const struct table *t, enum table_metric metric,
-                       uint16_t *out[2], uint8_t *out8[2], char *err, size_t err_size)
+                       uint16_t *out[2], char *err, size_t err_size)
 {
     struct table_file_info info;
     void *values[2];
@@ -117,22 +124,97 @@ static int load_metric(const struct tableset *ts, const struct table *t, enum ta
             out[side] = values[side];
             continue;
         }
-        if (out8) {
-            out8[side] = values[side];
-            continue;
-        }
         out[side] = malloc(info.positions * sizeof(uint16_t) + 1);
         for (uint64_t i = 0; out[side] && i < info.positions; i++)
             out[side][i] = ((uint8_t *)values[side])[i];
         free(values[side]);
     }
-    if ((!out[WHITE] || !out[BLACK]) && !(out8 && out8[WHITE] && out8[BLACK])) {
+    if (!out[WHITE] || !out[BLACK]) {
         snprintf(err, err_size, "out of memory reading a table");
         free(out[WHITE]);
         free(out[BLACK]);
         return -1;
     }
     return 0;
+}
+
+/* Opens material m's file of one metric and checks that it is that table (as
+ * tableset_read_file). Returns 0, or -1 with a sentence in err. */
+static int open_checked(const struct tableset *ts, const struct material *m,
+                        enum table_metric metric, uint64_t positions, struct table_map *map,
+                        char *path, size_t path_size, char *err, size_t err_size)
+{
+    struct table_file_info want = table_file_identity(ts->v, m, metric, positions);
+    tableset_path(ts, m, metric, path, path_size);
+    if (table_map_open(path, map, err, err_size) != TABLE_OK)
+        return -1;
+    if (table_file_check_identity(path, &map->info, &want, err, err_size) == TABLE_OK)
+        return 0;
+    table_map_close(map);
+    return -1;
+}
+
+/* Reads the values of an open table block by block into take(context); returns 0, or
+ * -1 with a sentence in err naming the file. */
+static int read_blocks(const struct table_map *map, const char *path, table_block_taker take,
+                       void *context, char *err, size_t err_size)
+{
+    char why[512] = "out of memory";
+    if (table_map_read_blocks(map, take, context, why, sizeof why) == TABLE_OK)
+        return 0;
+    snprintf(err, err_size, "%s: %s", path, why);
+    return -1;
+}
+
+static int take_nothing(void *context, int side, uint64_t first, const void *values,
+                        uint32_t count, size_t width)
+{
+    (void)context, (void)side, (void)first, (void)values, (void)count, (void)width;
+    return TABLE_OK;
+}
+
+int tableset_check_file(const struct tableset *ts, const struct material *m,
+                        enum table_metric metric, uint64_t positions, char *err,
+                        size_t err_size)
+{
+    char path[4096];
+    struct table_map map;
+    if (open_checked(ts, m, metric, positions, &map, path, sizeof path, err, err_size) < 0)
+        return -1;
+    int result = read_blocks(&map, path, take_nothing, NULL, err, err_size);
+    table_map_close(&map);
+    return result;
+}
+
+/* Reads table t's DTM file into bytes (dtm8[]) block by block, so that neither side is
+ * ever held at two bytes a position: how a build holds the tables it reads. */
+static int load_dtm_bytes(const struct tableset *ts, struct table *t, char *err,
+                          size_t err_size)
+{
+    char path[4096];
+    struct table_map map;
+    if (open_checked(ts, &t->m, METRIC_DTM, t->ix.size, &map, path, sizeof path, err,
+                     err_size) < 0)
+        return -1;
+    int result = -1;
+    if (dtm_bytes_init(&t->dtm8[WHITE], t->ix.size) < 0 ||
+        dtm_bytes_init(&t->dtm8[BLACK], t->ix.size) < 0)
+        snprintf(err, err_size, "out of memory reading %s", path);
+    else
+        result = read_blocks(&map, path, dtm_bytes_take, t->dtm8, err, err_size);
+    table_map_close(&map);
+    if (result < 0) {
+        dtm_bytes_free(&t->dtm8[WHITE]);
+        dtm_bytes_free(&t->dtm8[BLACK]);
+    }
+    return result;
+}
+
+/* The DTM of table t: in bytes in a dtm_only set, else in 16 bits. */
+static int load_dtm(const struct tableset *ts, struct table *t, char *err, size_t err_size)
+{
+    return ts->dtm_only ? load_dtm_bytes(ts, t, err, err_size)
+                        : load_metric(ts, t, METRIC_DTM, t->dtm, err, err_size);
 }
 
 /* Whether m's WDL file on disk is that of a table built WDL-only. */
@@ -153,12 +235,11 @@ static int load_wdl_as_dtm(const struct tableset *ts, struct table *t, char *err
     struct table_file_info info;
     void *values[2];
     if (!built_wdl_only(ts, &t->m))
-        return load_metric(ts, t, METRIC_DTM, t->dtm, ts->dtm_only ? t->dtm8 : NULL, err,
-                           err_size);
+        return load_dtm(ts, t, err, err_size);
     if (tableset_read_file(ts, &t->m, METRIC_WDL, t->ix.size, &info, values, err, err_size) < 0)
         return -1;
     for (int side = WHITE; side <= BLACK && ts->dtm_only; side++) {
-        uint8_t *codes = t->dtm8[side] = values[side]; /* the codes fit in a byte: in place */
+        uint8_t *codes = t->dtm8[side].bytes = values[side]; /* they fit in a byte: in place */
         for (uint64_t i = 0; i < info.positions; i++)
             codes[i] = (uint8_t)dtm_of_wdl((enum wdl)codes[i]);
     }
@@ -188,9 +269,9 @@ static int load_values(const struct tableset *ts, struct table *t, char *err, si
                  ts->v->name, name, ts->dir);
         return -1;
     }
-    if (load_metric(ts, t, METRIC_DTM, t->dtm, ts->dtm_only ? t->dtm8 : NULL, err, err_size) < 0)
+    if (load_dtm(ts, t, err, err_size) < 0)
         return -1;
-    return ts->dtm_only ? 0 : load_metric(ts, t, METRIC_MTC, t->mtc, NULL, err, err_size);
+    return ts->dtm_only ? 0 : load_metric(ts, t, METRIC_MTC, t->mtc, err, err_size);
 }
 
 const struct table *tableset_get(struct tableset *ts, const struct material *m, char *err,
@@ -227,7 +308,8 @@ int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *d
         return -1;
     uint64_t i = t ? index_of(&t->ix, &l.oriented, NULL) : 0;
     if (dtm && t)
-        *dtm = t->dtm8[0] ? t->dtm8[l.oriented.side][i] : t->dtm[l.oriented.side][i];
+        *dtm = t->dtm8[0].bytes ? dtm_bytes_get(&t->dtm8[l.oriented.side], i)
+                                : t->dtm[l.oriented.side][i];
     else if (dtm)
         *dtm = dtm_game_end(l.over);
     if (mtc)

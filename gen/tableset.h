@@ -11,6 +11,7 @@
 
 #include "format/index.h"
 #include "format/value.h"
+#include "gen/dtm_bytes.h"
 #include "gen/table_io.h"
 
 /* One solved material: DTM and MTC for each side to move, by index (MTC NULL in a set
@@ -20,17 +21,19 @@ struct table {
     struct material_index ix;
     dtm_t *dtm[2];           /* indexed by side to move, then by index */
     mtc_t *mtc[2];
-    /* Instead of dtm[] (then NULL), in a dtm_only set for a table read from a file whose
-     * DTM values fit in a byte: half the memory. Read through tableset_value. */
-    uint8_t *dtm8[2];
+    /* Instead of dtm[] (then NULL), in a dtm_only set for a table read from its files:
+     * the DTM in a byte a position, the few codes that do not fit in a list beside (a
+     * little over half the memory). Read through tableset_value. */
+    struct dtm_bytes dtm8[2];
 };
 
 struct tableset {
     const struct variant *v;
     const char *dir;         /* the variant's table directory, NULL to keep tables in memory only */
     bool dtm_only;           /* hold finished tables without their MTC (mtc[] NULL), and
-                              * their DTM in a byte where it fits (dtm8[]): the solver
-                              * reads only DTM, so a build holds a quarter as much */
+                              * those read from files with their DTM in bytes (dtm8[]):
+                              * the solver reads only DTM, so a build holds a quarter as
+                              * much */
     bool wdl_only;           /* tables are built WDL-only (damero gen --metrics wdl): a
                               * finished table is read from its WDL file (flagged
                               * TABLE_FLAG_WDL_ONLY) into dtm8[] as the codes of a win or loss
@@ -91,6 +94,16 @@ int tableset_read_file(const struct tableset *ts, const struct material *m,
                        enum table_metric metric, uint64_t positions,
                        struct table_file_info *info, void *values[2], char *err,
                        size_t err_size);
+
+/* Checks material m's file of one metric whole (identity, every block, the checksum)
+ * without holding its values: a few megabytes at a time. Returns 0, or -1 with a
+ * sentence in err. */
+int tableset_check_file(const struct tableset *ts, const struct material *m,
+                        enum table_metric metric, uint64_t positions, char *err,
+                        size_t err_size);
+
+/* The bytes table t holds in memory, both sides (its values, not its index). */
+double table_held_bytes(const struct table *t);
 
 /* Frees a table not (or no longer) owned by a set. */
 void table_free(struct table *t);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "format/value.h"
+#include "gen/dtm_bytes.h"
 #include "gen/table_io.h"
 #include "tests/random_position.h"
 
@@ -100,6 +101,37 @@ static void write_test_table(const char *path, uint32_t value_bits, uint64_t pos
     free(values[1]);
 }
 
+/* The file read block by block into bytes, as a build holds the tables it reads
+ * (gen/dtm_bytes.h): the same values, those that do not fit a byte from the escapes. */
+static void check_read_as_bytes(const char *path, uint64_t positions, uint32_t value_bits,
+                                void *const values[2])
+{
+    struct table_map map;
+    struct dtm_bytes d[2];
+    char err[512];
+    uint64_t escaped = 0;
+    if (table_map_open(path, &map, err, sizeof err) != TABLE_OK)
+        fail_msg("opening %s: %s", path, err);
+    assert_int_equal(dtm_bytes_init(&d[0], positions), 0);
+    assert_int_equal(dtm_bytes_init(&d[1], positions), 0);
+    if (table_map_read_blocks(&map, dtm_bytes_take, d, err, sizeof err) != TABLE_OK)
+        fail_msg("reading %s block by block: %s", path, err);
+    for (int side = 0; side < 2; side++) {
+        for (uint64_t i = 0; i < positions; i++) {
+            unsigned want = value_bits == 16 ? ((const uint16_t *)values[side])[i]
+                                             : ((const uint8_t *)values[side])[i];
+            if (dtm_bytes_get(&d[side], i) != want)
+                fail_msg("side %d index %llu: %u read as %u", side, (unsigned long long)i,
+                         want, dtm_bytes_get(&d[side], i));
+            escaped += want >= DTM_BYTE_ESCAPED;
+        }
+        assert_int_equal(d[side].escapes, escaped);
+        escaped = 0;
+        dtm_bytes_free(&d[side]);
+    }
+    table_map_close(&map);
+}
+
 static void check_round_trip(struct fixture *f, uint32_t value_bits, uint64_t positions)
 {
     struct table_file_info info = test_info(value_bits, positions), got, header;
@@ -134,6 +166,8 @@ static void check_round_trip(struct fixture *f, uint32_t value_bits, uint64_t po
     assert_int_equal(header.value_bits, value_bits);
     assert_int_equal(header.positions, positions);
     assert_int_equal(header.checksum, got.checksum);
+    if (value_bits > 2)
+        check_read_as_bytes(f->path, positions, value_bits, values);
     for (int side = 0; side < 2; side++) {
         free(values[side]);
         free(read[side]);
@@ -205,8 +239,17 @@ static void test_overwrite(void **state)
     free(values[1]);
 }
 
+static int count_values(void *context, int side, uint64_t first, const void *values,
+                        uint32_t count, size_t width)
+{
+    (void)side, (void)first, (void)values, (void)width;
+    *(uint64_t *)context += count;
+    return TABLE_OK;
+}
+
 /* Asserts that reading path fails, whole and (when header_too) header only, with a
- * message naming the file and containing `words` (or `words2` when not NULL). */
+ * message naming the file and containing `words` (or `words2` when not NULL); and that
+ * reading it block by block fails too, if it opens. */
 static void expect_refused(const char *path, bool header_too, const char *words,
                            const char *words2, const char *what)
 {
@@ -220,6 +263,13 @@ static void expect_refused(const char *path, bool header_too, const char *words,
     assert_null(values[1]);
     if (!strstr(err, path) || !(strstr(err, words) || (words2 && strstr(err, words2))))
         fail_msg("%s: message '%s' does not name the file and '%s'", what, err, words);
+    struct table_map map;
+    uint64_t count = 0;
+    if (table_map_open(path, &map, err, sizeof err) == TABLE_OK) {
+        if (table_map_read_blocks(&map, count_values, &count, err, sizeof err) == TABLE_OK)
+            fail_msg("%s: the table was read block by block as if intact", what);
+        table_map_close(&map);
+    }
     if (!header_too)
         return;
     err[0] = '\0';
