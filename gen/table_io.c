@@ -324,8 +324,10 @@ int table_map_read_blocks(const struct table_map *map, table_block_taker take, v
             uint32_t count = table_block_count(map, b);
             const uint8_t *values = buffer + (b - from) * block_bytes;
             h = table_checksum_add(h, values, count * width);
-            status = take(context, b >= map->blocks_per_side,
-                          (b % map->blocks_per_side) * map->block_values, values, count, width);
+            if (take)
+                status = take(context, b >= map->blocks_per_side,
+                              (b % map->blocks_per_side) * map->block_values, values, count,
+                              width);
         }
     }
     if (status == TABLE_OK && h != map->info.checksum) {

@@ -43,7 +43,7 @@ typedef int (*table_block_taker)(void *context, int side, uint64_t first, const 
                                  uint32_t count, size_t width);
 
 /* Reads every block of an open table in index order (side 0 first), handing each to
- * take(), then checks the checksum: for a reader that keeps the values in another form,
+ * take() (NULL: the values are only checked), then checks the checksum: for a reader that keeps the values in another form,
  * without holding them whole at the file's width. Decompresses on every OpenMP thread,
  * a few megabytes at a time. Returns TABLE_OK; a negative enum table_status with a
  * sentence in err (the values handed over are then not to be used); or take()'s status. */

@@ -166,13 +166,6 @@ static int read_blocks(const struct table_map *map, const char *path, table_bloc
     return -1;
 }
 
-static int take_nothing(void *context, int side, uint64_t first, const void *values,
-                        uint32_t count, size_t width)
-{
-    (void)context, (void)side, (void)first, (void)values, (void)count, (void)width;
-    return TABLE_OK;
-}
-
 int tableset_check_file(const struct tableset *ts, const struct material *m,
                         enum table_metric metric, uint64_t positions, char *err,
                         size_t err_size)
@@ -181,7 +174,7 @@ int tableset_check_file(const struct tableset *ts, const struct material *m,
     struct table_map map;
     if (open_checked(ts, m, metric, positions, &map, path, sizeof path, err, err_size) < 0)
         return -1;
-    int result = read_blocks(&map, path, take_nothing, NULL, err, err_size);
+    int result = read_blocks(&map, path, NULL, NULL, err, err_size);
     table_map_close(&map);
     return result;
 }

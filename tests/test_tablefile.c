@@ -239,14 +239,6 @@ static void test_overwrite(void **state)
     free(values[1]);
 }
 
-static int count_values(void *context, int side, uint64_t first, const void *values,
-                        uint32_t count, size_t width)
-{
-    (void)side, (void)first, (void)values, (void)width;
-    *(uint64_t *)context += count;
-    return TABLE_OK;
-}
-
 /* Asserts that reading path fails, whole and (when header_too) header only, with a
  * message naming the file and containing `words` (or `words2` when not NULL); and that
  * reading it block by block fails too, if it opens. */
@@ -264,9 +256,8 @@ static void expect_refused(const char *path, bool header_too, const char *words,
     if (!strstr(err, path) || !(strstr(err, words) || (words2 && strstr(err, words2))))
         fail_msg("%s: message '%s' does not name the file and '%s'", what, err, words);
     struct table_map map;
-    uint64_t count = 0;
     if (table_map_open(path, &map, err, sizeof err) == TABLE_OK) {
-        if (table_map_read_blocks(&map, count_values, &count, err, sizeof err) == TABLE_OK)
+        if (table_map_read_blocks(&map, NULL, NULL, err, sizeof err) == TABLE_OK)
             fail_msg("%s: the table was read block by block as if intact", what);
         table_map_close(&map);
     }
