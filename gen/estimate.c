@@ -205,8 +205,8 @@ static int next_reader(const struct plan *plan, int j, int k)
  * level being solved, its DTM and MTC (2 bytes each per side), its count byte, and the
  * DTM of the level before (2 bytes); with a table directory, that is all (LEVEL_BYTES
  * per position of the largest level), and then the table files are assembled one metric
- * at a time (at most 2 bytes per position and side, ASSEMBLY_BYTES) with one level read
- * back (READ_BYTES per position of it). Without a directory the table's DTM and MTC stay
+ * and one side at a time (at most 2 bytes per position of one side, ASSEMBLY_BYTES) with
+ * one level read back (READ_BYTES per position of it). Without a directory the table's DTM and MTC stay
  * in memory (WHOLE_BYTES). Both list the men configurations level by level, with each
  * one's place in its level (CONFIG_BYTES per configuration: as much as a position's
  * values in a material of men only). Each finished table it reads is held as its DTM, in
@@ -217,10 +217,10 @@ static int next_reader(const struct plan *plan, int j, int k)
  * level before (WDL_LEVEL_BYTES); its level files hold only the 2-bit WDL. */
 #define LEVEL_BYTES (2 * (2 + 2 + 1 + 2))
 #define READ_BYTES (2 * (2 + 2 + 1))
-#define ASSEMBLY_BYTES (2 * 2)
+#define ASSEMBLY_BYTES (1 * 2)
 #define WDL_LEVEL_BYTES (2 * (1 + 0.25 + 0.25))
 #define WDL_READ_BYTES (2 * 0.25)
-#define WDL_ASSEMBLY_BYTES (2 * 1)
+#define WDL_ASSEMBLY_BYTES (1 * 1)
 #define WHOLE_BYTES (2 * (2 + 2))
 #define CONFIG_BYTES (8 + 8)
 #define WORK_SHARE 0.15

@@ -340,47 +340,30 @@ static unsigned metric_value(const struct level_values *v, enum table_metric met
     return dtm_wdl(v->dtm[side][j]) | (v->captures[side][j] ? CAPTURE_FLAG : 0);
 }
 
-/* Puts one level's values of the metric at their indices. */
+/* Puts one level's values of the metric for one side at their indices. */
 static void scatter(const struct material_levels *levels, int rank, const struct level_values *v,
-                    struct metric_values *out)
+                    int side, struct metric_values *out)
 {
     const uint64_t *configs = levels->order + levels->start[rank];
     uint64_t num_configs = levels->start[rank + 1] - levels->start[rank], n = levels->per_config;
-    for (int side = 0; side < 2; side++) {
 #pragma omp parallel for schedule(static)
-        for (uint64_t k = 0; k < num_configs; k++)
-            for (uint64_t j = 0; j < n; j++)
-                set_value(out, side, configs[k] * n + j, metric_value(v, out->metric, side, k * n + j));
-    }
+    for (uint64_t k = 0; k < num_configs; k++)
+        for (uint64_t j = 0; j < n; j++)
+            set_value(out, side, configs[k] * n + j, metric_value(v, out->metric, side, k * n + j));
 }
 
 /* The WDL values where the side to move must capture become the value before (a
  * don't-care the prober resolves by playing the captures: long runs compress best); in
  * a WDL-only build, whose files later builds read, they stay exact. */
-static void resolve_captures(const struct tableset *ts, struct metric_values *out, uint64_t n)
+static void resolve_captures(const struct tableset *ts, uint8_t *wdl, uint64_t n)
 {
-    for (int side = 0; side < 2; side++) {
-        uint8_t *wdl = out->values[side], previous = WDL_DRAW;
-        for (uint64_t i = 0; i < n; i++) {
-            if ((wdl[i] & CAPTURE_FLAG) && !ts->wdl_only)
-                wdl[i] = previous;
-            wdl[i] &= (uint8_t)~CAPTURE_FLAG;
-            previous = wdl[i];
-        }
+    uint8_t previous = WDL_DRAW;
+    for (uint64_t i = 0; i < n; i++) {
+        if ((wdl[i] & CAPTURE_FLAG) && !ts->wdl_only)
+            wdl[i] = previous;
+        wdl[i] &= (uint8_t)~CAPTURE_FLAG;
+        previous = wdl[i];
     }
-}
-
-static int write_metric(const struct tableset *ts, const struct table *t,
-                        const struct metric_values *out, char *err, size_t err_size)
-{
-    char path[4096];
-    struct table_file_info info = table_file_identity(ts->v, &t->m, out->metric, t->ix.size);
-    info.value_bits = out->metric == METRIC_WDL ? 2 : out->bits;
-    info.flags = out->metric != METRIC_WDL ? 0
-                 : ts->wdl_only            ? TABLE_FLAG_WDL_ONLY
-                                           : TABLE_FLAG_CAPTURES_DONT_CARE;
-    tableset_path(ts, &t->m, out->metric, path, sizeof path);
-    return table_file_write(path, &info, (const void *const *)out->values, err, err_size);
 }
 
 struct assembly {
@@ -391,8 +374,9 @@ struct assembly {
     unsigned max_dtm, max_mtc;
 };
 
-/* Reads every level and puts its values of the metric in out. */
-static int gather(struct assembly *a, struct metric_values *out, char *err, size_t err_size)
+/* Reads every level and puts its values of the metric for one side in out. */
+static int gather(struct assembly *a, int side, struct metric_values *out, char *err,
+                  size_t err_size)
 {
     for (int rank = 0; rank < a->levels.count; rank++) {
         struct level_header h;
@@ -402,8 +386,26 @@ static int gather(struct assembly *a, struct metric_values *out, char *err, size
         if (read_level(a->ts, &a->t->m, rank, configs * a->levels.per_config, &a->level, &h,
                        err, err_size) < 0)
             return -1;
-        scatter(&a->levels, rank, &a->level, out);
+        scatter(&a->levels, rank, &a->level, side, out);
     }
+    return 0;
+}
+
+/* One side's values of the metric (a table_side_filler): gathered from the levels, and
+ * for WDL the captures resolved. */
+struct side_filling {
+    struct assembly *a;
+    struct metric_values *out;
+};
+
+static int fill_side(void *context, int side, void *values, char *err, size_t err_size)
+{
+    struct side_filling *f = context;
+    f->out->values[side] = values;
+    if (gather(f->a, side, f->out, err, err_size) < 0)
+        return -1;
+    if (f->out->metric == METRIC_WDL)
+        resolve_captures(f->a->ts, values, f->a->t->ix.size);
     return 0;
 }
 
@@ -433,28 +435,33 @@ static int find_largest(struct assembly *a, char *err, size_t err_size)
     return 0;
 }
 
-/* Gathers and writes one metric's file: values 8 bits wide when they fit (which halves
- * what zstd works on), 16 otherwise; WDL values are 8 bits in memory, 2 in the file. */
+/* Gathers and writes one metric's file, one side at a time (so that only one side's
+ * values are held): values 8 bits wide when they fit (which halves what zstd works on),
+ * 16 otherwise; WDL values are 8 bits in memory, 2 in the file. Each side reads every
+ * level once. */
 static int assemble_metric(struct assembly *a, enum table_metric metric, char *err,
                            size_t err_size)
 {
+    const struct tableset *ts = a->ts;
     uint64_t n = a->t->ix.size;
     unsigned most = metric == METRIC_DTM ? a->max_dtm : metric == METRIC_MTC ? a->max_mtc : 0;
     struct metric_values out = { metric, most > UINT8_MAX ? 16 : 8, { NULL, NULL } };
-    int result = 0;
-    for (int side = 0; side < 2; side++)
-        if (!(out.values[side] = malloc(n * (out.bits / 8) + 1)))
-            result = -1;
-    if (result < 0)
+    struct side_filling filling = { a, &out };
+    struct table_file_info info = table_file_identity(ts->v, &a->t->m, metric, n);
+    char path[4096];
+    void *buffer = malloc(n * (out.bits / 8) + 1);
+    if (!buffer) {
         snprintf(err, err_size, "out of memory writing a table");
-    if (result == 0)
-        result = gather(a, &out, err, err_size);
-    if (result == 0 && metric == METRIC_WDL)
-        resolve_captures(a->ts, &out, n);
-    if (result == 0)
-        result = write_metric(a->ts, a->t, &out, err, err_size);
-    free(out.values[0]);
-    free(out.values[1]);
+        return -1;
+    }
+    info.value_bits = metric == METRIC_WDL ? 2 : out.bits;
+    info.flags = metric != METRIC_WDL ? 0
+                 : ts->wdl_only       ? TABLE_FLAG_WDL_ONLY
+                                      : TABLE_FLAG_CAPTURES_DONT_CARE;
+    tableset_path(ts, &a->t->m, metric, path, sizeof path);
+    int result = table_file_write_by_side(path, &info, buffer, fill_side, &filling, err,
+                                          err_size);
+    free(buffer);
     return result;
 }
 

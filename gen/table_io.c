@@ -60,27 +60,60 @@ static int compress_batch(const struct table_map *map, const void *const values[
     return failed ? -1 : 0;
 }
 
-/* Compresses and writes every block, noting their offsets. Returns 0, -1 when writing
- * failed (errno says why) or -2 when compressing did (out of memory, or zstd). */
-static int write_blocks(FILE *f, const struct table_map *map, const void *const values[2],
-                        uint64_t *offsets)
+/* Where the values to write come from: both sides at once, or one side at a time from
+ * fill() into buffer (then values[] both point to it). */
+struct value_source {
+    const void *values[2];
+    table_side_filler fill;
+    void *context;
+    void *buffer;
+};
+
+/* Makes the values of `side` ready in s and adds them to the checksum *h. Returns 0, or
+ * -1 with a sentence in err (fill failed). */
+static int source_side(struct value_source *s, const struct table_map *map, int side,
+                       uint64_t *h, char *err, size_t err_size)
+{
+    if (s->fill) {
+        if (s->fill(s->context, side, s->buffer, err, err_size) < 0)
+            return -1;
+        s->values[0] = s->values[1] = s->buffer;
+    }
+    *h = table_checksum_add(*h, s->values[side],
+                            map->info.positions * table_value_bytes(&map->info));
+    return 0;
+}
+
+/* Compresses and writes every block, side by side, noting their offsets and taking the
+ * checksum of the values into map->info. Returns 0, -1 when writing failed (errno says
+ * why), -2 when compressing did (out of memory, or zstd), or -3 when the source failed
+ * (err says why). */
+static int write_blocks(FILE *f, struct table_map *map, struct value_source *s,
+                        uint64_t *offsets, char *err, size_t err_size)
 {
     struct compressed batch[BATCH_BLOCKS];
+    uint64_t h = TABLE_CHECKSUM_SEED;
     int result = 0;
     offsets[0] = 0;
-    for (uint64_t first = 0; first < map->num_blocks && result == 0; first += BATCH_BLOCKS) {
-        uint64_t count = map->num_blocks - first < BATCH_BLOCKS ? map->num_blocks - first
-                                                                : BATCH_BLOCKS;
-        if (compress_batch(map, values, first, count, batch) < 0)
-            result = -2;
-        for (uint64_t k = 0; k < count; k++) {
-            if (result == 0 && fwrite(batch[k].data, 1, batch[k].size, f) != batch[k].size)
-                result = -1;
-            if (result == 0)
-                offsets[first + k + 1] = offsets[first + k] + batch[k].size;
-            free(batch[k].data);
+    for (int side = 0; side < 2 && result == 0; side++) {
+        uint64_t end = (uint64_t)(side + 1) * map->blocks_per_side;
+        if (source_side(s, map, side, &h, err, err_size) < 0)
+            result = -3;
+        for (uint64_t first = end - map->blocks_per_side; first < end && result == 0;
+             first += BATCH_BLOCKS) {
+            uint64_t count = end - first < BATCH_BLOCKS ? end - first : BATCH_BLOCKS;
+            if (compress_batch(map, s->values, first, count, batch) < 0)
+                result = -2;
+            for (uint64_t k = 0; k < count; k++) {
+                if (result == 0 && fwrite(batch[k].data, 1, batch[k].size, f) != batch[k].size)
+                    result = -1;
+                if (result == 0)
+                    offsets[first + k + 1] = offsets[first + k] + batch[k].size;
+                free(batch[k].data);
+            }
         }
     }
+    map->info.checksum = h;
     return result;
 }
 
@@ -126,14 +159,16 @@ int file_sync_directory(const char *path)
  * header and directory, whose offsets they give; then those; then syncs. Returns 0, or -1
  * with a sentence in err. */
 static int write_contents(FILE *f, const char *path, struct table_map *map,
-                          const void *const values[2], uint8_t *directory, uint64_t *offsets,
+                          struct value_source *s, uint8_t *directory, uint64_t *offsets,
                           char *err, size_t err_size)
 {
     uint8_t header[TABLE_HEADER_SIZE];
     uint64_t num_blocks = map->num_blocks;
     int result = fseek(f, (long)(TABLE_HEADER_SIZE + (num_blocks + 1) * 8), SEEK_SET);
     if (result == 0)
-        result = write_blocks(f, map, values, offsets);
+        result = write_blocks(f, map, s, offsets, err, err_size);
+    if (result == -3)
+        return -1;
     if (result == -2) {
         snprintf(err, err_size, "cannot write %s: compression failed (out of memory?)", path);
         return -1;
@@ -150,8 +185,8 @@ static int write_contents(FILE *f, const char *path, struct table_map *map,
     return result;
 }
 
-int table_file_write(const char *path, const struct table_file_info *info,
-                     const void *const values[2], char *err, size_t err_size)
+static int write_file(const char *path, const struct table_file_info *info,
+                      struct value_source *s, char *err, size_t err_size)
 {
     struct table_map map = { .info = *info };
     table_block_layout(&map);
@@ -167,14 +202,13 @@ int table_file_write(const char *path, const struct table_file_info *info,
         goto done;
     }
     snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
-    map.info.checksum = table_values_checksum(&map.info, values);
     if (!(f = file_create_exclusive(tmp))) {
         snprintf(err, err_size, "cannot create %s: %s%s", tmp, strerror(errno),
                  errno == EEXIST || errno == ELOOP ? " (something else is there: remove it)"
                                                    : "");
         goto done;
     }
-    result = write_contents(f, path, &map, values, directory, offsets, err, err_size);
+    result = write_contents(f, path, &map, s, directory, offsets, err, err_size);
     if (fclose(f) != 0 && result == 0) {
         snprintf(err, err_size, "cannot write %s: %s", path, strerror(errno));
         result = -1;
@@ -194,6 +228,21 @@ done:
     free(offsets);
     free(tmp);
     return result;
+}
+
+int table_file_write(const char *path, const struct table_file_info *info,
+                     const void *const values[2], char *err, size_t err_size)
+{
+    struct value_source s = { .values = { values[0], values[1] } };
+    return write_file(path, info, &s, err, err_size);
+}
+
+int table_file_write_by_side(const char *path, const struct table_file_info *info,
+                             void *buffer, table_side_filler fill, void *context, char *err,
+                             size_t err_size)
+{
+    struct value_source s = { .fill = fill, .context = context, .buffer = buffer };
+    return write_file(path, info, &s, err, err_size);
 }
 
 /* Decompresses every block into values[side]; returns the number of bad blocks, the

@@ -20,6 +20,19 @@
 int table_file_write(const char *path, const struct table_file_info *info,
                      const void *const values[2], char *err, size_t err_size);
 
+/* Fills `values` with the info->positions values of one side, in memory widths.
+ * Returns 0, or -1 with a sentence in err. */
+typedef int (*table_side_filler)(void *context, int side, void *values, char *err,
+                                 size_t err_size);
+
+/* As table_file_write (the same bytes), holding one side's values at a time: fill() is
+ * called for side 0 into buffer (room for info->positions values in memory widths), its
+ * blocks compressed and written, then for side 1 into the same buffer. Returns 0, or -1
+ * with a sentence in err (fill's own when it failed). */
+int table_file_write_by_side(const char *path, const struct table_file_info *info,
+                             void *buffer, table_side_filler fill, void *context, char *err,
+                             size_t err_size);
+
 /* Creates the file path for writing, only if nothing is there (O_EXCL) and without
  * following a symlink, with mode 0666 less the umask. Returns the stream, or NULL with
  * errno set. For temporary files that are renamed into place. */

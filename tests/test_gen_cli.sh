@@ -335,7 +335,7 @@ for side in white black; do
 done
 
 # --- The memory budget: a plan that cannot fit is refused before any work ---------------
-expect 1 "russian KMvKM needs about" -- gen --variant russian --pieces 4 --memory 0.01 --dir "$tmp/budget"
+expect 1 "russian MMvMM needs about" -- gen --variant russian --pieces 4 --memory 0.01 --dir "$tmp/budget"
 check "a refused build wrote files: $(ls -R "$tmp/budget" 2>/dev/null)" \
   test -z "$(ls "$tmp/budget/russian" 2>/dev/null)"
 check "the refusal does not say how to fix it: $out" grep -q -- "--memory GB" <<< "$out"
@@ -347,11 +347,11 @@ check "--estimate wrote files: $(ls -R "$tmp/budget" 2>/dev/null)" \
 # a GB either
 expect 0 "budget 1.00 GB: fits" -- gen --variant russian --pieces 6 --estimate --memory 1 \
   --dir "$tmp/budget"
-expect 1 "russian KKMvKKM needs about" -- gen --variant russian --pieces 6 --memory 0.5 \
+expect 1 "russian KKMvKMM needs about" -- gen --variant russian --pieces 6 --memory 0.5 \
   --dir "$tmp/budget"
 expect 1 "does not fit" -- gen --variant international --pieces 5 --estimate --memory 0.5 \
   --dir "$tmp/budget"
-# seven pieces on 8x8 fit 16 GB, not 8; six on 10x10 fit 16 GB, not 12 (the level sizes
+# seven pieces on 8x8 fit 16 GB, not 8; six on 10x10 fit 16 GB, not 10 (the level sizes
 # are counted, not unranked: a second at most)
 expect 0 "budget 16.00 GB: fits" -- gen --variant russian --pieces 7 --estimate --memory 16 \
   --dir "$tmp/budget"
@@ -359,8 +359,8 @@ expect 1 "russian KKMMvKMM needs about" -- gen --variant russian --pieces 7 --me
   --dir "$tmp/budget"
 expect 0 "budget 16.00 GB: fits" -- gen --variant international --pieces 6 --estimate \
   --memory 16 --dir "$tmp/budget"
-expect 1 "international KKMvKKM needs about" -- gen --variant international --pieces 6 \
-  --memory 12 --dir "$tmp/budget"
+expect 1 "international KKMvKMM needs about" -- gen --variant international --pieces 6 \
+  --memory 10 --dir "$tmp/budget"
 # with a budget, the estimate also gives what the build will hold keeping finished tables
 # for later materials: never more than the budget, never less than the least it needs
 gigabytes() {
