@@ -39,13 +39,27 @@ static bool win_within(const struct rule_section *s)
     return s->report.rule->kind == LIMIT_WIN_WITHIN && s->report.status == RULE_CHECKED;
 }
 
+/* Makes x's example of a win the other rules draw sum's when it is better: fewer moves
+ * played, then a longer win under the rule alone (verify/at_once.c picks the same way). */
+static void take_others_example(struct rule_result *sum, const struct rule_result *x)
+{
+    if (x->others_played < 0 ||
+        (sum->others_played >= 0 &&
+         (x->others_played > sum->others_played ||
+          (x->others_played == sum->others_played && x->others_plies <= sum->others_plies))))
+        return;
+    sum->others_played = x->others_played;
+    sum->others_plies = x->others_plies;
+    memcpy(sum->others_fen, x->others_fen, sizeof sum->others_fen);
+}
+
 /* The results of every material for one side to move and reading, added up: a "must
  * win within" rule is one count over all the endings it covers. */
 static struct rule_result total(const struct rule_report *r, bool strong_to_move, int reading)
 {
     struct rule_result sum = { .strong_to_move = strong_to_move, .reading = reading,
                                .longest_plies = -1, .longest = -1,
-                               .longest_in_time_plies = -1 };
+                               .longest_in_time_plies = -1, .others_played = -1 };
     for (int k = 0; k < r->num_results; k++) {
         const struct rule_result *x = &r->results[k];
         if (x->strong_to_move != strong_to_move || x->reading != reading)
@@ -62,6 +76,12 @@ static struct rule_result total(const struct rule_report *r, bool strong_to_move
         sum.lone_wins += x->lone_wins;
         for (int p = 0; p < WIN_PLIES_MAX; p++)
             sum.wins_by_plies[p] += x->wins_by_plies[p];
+        for (int played = 0; played <= PLAYED_MAX; played++) {
+            for (int o = 0; o < OUTCOMES; o++)
+                sum.at_once[played][o] += x->at_once[played][o];
+            sum.drawn_by_others[played] += x->drawn_by_others[played];
+        }
+        take_others_example(&sum, x);
         if (x->longest_in_time_plies > sum.longest_in_time_plies) {
             sum.longest_in_time_plies = x->longest_in_time_plies;
             memcpy(sum.in_time_fen, x->in_time_fen, sizeof sum.in_time_fen);
@@ -232,16 +252,13 @@ static void print_progress_table(FILE *f, bool md, const struct rule_section *s)
 
 /* ---- a count already running when the rule's count starts ---- */
 
-#define PLAYED_SHOWN 3 /* the text and the Markdown show 0 to 3 moves already played */
-
 /* Under a "must win within" rule, with `played` moves of the reading's unit already
  * played on a count running when this one starts: the wins still in time, the lone
  * side's wins, and the rest, drawn. Returns false when no ply is left. */
 static bool under_rule(const struct rule_section *s, const struct rule_result *t, int played,
                        uint64_t *won, uint64_t *drawn, uint64_t *lost)
 {
-    const struct limit_reading *r = &s->report.rule->readings[t->reading];
-    int left = reading_plies(r, LIMIT_WIN_WITHIN, t->strong_to_move) - played_plies(r, played);
+    int left = win_plies_left(&s->report.rule->readings[t->reading], played, t->strong_to_move);
     if (left < 0)
         return false;
     *won = wins_within(t, left);
@@ -250,33 +267,85 @@ static bool under_rule(const struct rule_section *s, const struct rule_result *t
     return true;
 }
 
-static void print_running_table(FILE *f, bool md, const struct rule_section *s)
+/* The table of a "must win within" rule by the moves already played on its count when
+ * its ending arises: under the rule alone (from the DTM), or under all of the variant's
+ * rules at once (verify/at_once.h), with the wins in time under the rule alone that the
+ * other counts draw. */
+static void print_played_table(FILE *f, bool md, const struct rule_section *s, bool at_once)
 {
-    static const int widths[] = { 8, 12, 7, 11, 11, 8 };
-    const char *head[] = { "reading", "to move", "played", "won", "drawn", "lost" };
-    fprintf(f, md ? "\nUnder the rule, by the moves already played on a count that runs when "
-                    "this one starts (0: a fresh count); won, drawn and lost for the strong "
-                    "side:\n\n"
-                  : "  under the rule, by the moves already played on a count running when this "
-                    "one starts\n  (0: a fresh count); won, drawn and lost for the strong side:\n");
-    print_rule_line(f, md, head, 6, widths);
+    static const int widths[] = { 8, 12, 7, 11, 11, 8, 15 };
+    const char *head[] = { "reading", "to move", "played", "won", "drawn", "lost",
+                           "drawn by others" };
+    int columns = at_once ? 7 : 6;
+    print_rule_line(f, md, head, columns, widths);
     for (int k = 0; k < move_limit_readings(s->report.rule); k++)
         for (int side = 0; side < 2; side++) {
             struct rule_result t = total(&s->report, side == 0, k);
             uint64_t won, drawn, lost;
             for (int played = 0;
-                 played <= PLAYED_SHOWN && under_rule(s, &t, played, &won, &drawn, &lost);
+                 played <= PLAYED_MAX && under_rule(s, &t, played, &won, &drawn, &lost);
                  played++) {
-                char reading[8], n[8], w[24], d[24], l[24];
+                if (at_once) {
+                    won = t.at_once[played][OUTCOME_WON];
+                    drawn = t.at_once[played][OUTCOME_DRAWN];
+                    lost = t.at_once[played][OUTCOME_LOST];
+                }
+                char reading[8], n[8], w[24], d[24], l[24], o[24];
                 snprintf(reading, sizeof reading, "%d", k + 1);
                 snprintf(n, sizeof n, "%d", played);
                 snprintf(w, sizeof w, "%" PRIu64, won);
                 snprintf(d, sizeof d, "%" PRIu64, drawn);
                 snprintf(l, sizeof l, "%" PRIu64, lost);
-                const char *cells[] = { reading, side_words(s, side == 0), n, w, d, l };
-                print_row(f, md, cells, 6, widths);
+                snprintf(o, sizeof o, "%" PRIu64, t.drawn_by_others[played]);
+                const char *cells[] = { reading, side_words(s, side == 0), n, w, d, l, o };
+                print_row(f, md, cells, columns, widths);
             }
         }
+}
+
+static void print_running_table(FILE *f, bool md, const struct rule_section *s)
+{
+    fprintf(f, md ? "\nUnder the rule alone, by the moves already played on a count that runs "
+                    "when this one starts (0: a fresh count); won, drawn and lost for the "
+                    "strong side:\n\n"
+                  : "  under the rule alone, by the moves already played on a count running "
+                    "when this one starts\n  (0: a fresh count); won, drawn and lost for the "
+                    "strong side:\n");
+    print_played_table(f, md, s, false);
+}
+
+/* Under all of the variant's rules at once: the table, then per reading an example of a
+ * win in time under the rule alone that the other counts draw. */
+static void print_at_once(FILE *f, bool md, const struct variant_report *r,
+                          const struct rule_section *s)
+{
+    const struct move_limit_rule *rule = s->report.rule;
+    fprintf(f, md ? "\nUnder all of %s's rules at once (the rule's count at the moves already "
+                    "played, every other count as the position's fresh state has it; reading "
+                    "k of the rule with reading k of the others that have two); won, drawn "
+                    "and lost for the strong side, and the wins in time under the rule alone "
+                    "that the other counts turn into draws:\n\n"
+                  : "  under all of %s's rules at once (the rule's count at the moves already "
+                    "played, every other\n  count as the position's fresh state has it; "
+                    "reading k of the rule with reading k of the\n  others that have two); "
+                    "won, drawn and lost for the strong side, and the wins in time\n  under "
+                    "the rule alone that the other counts turn into draws:\n",
+            r->v->name);
+    print_played_table(f, md, s, true);
+    if (md)
+        fprintf(f, "\n");
+    for (int k = 0; k < move_limit_readings(rule); k++) {
+        struct rule_result t = total(&s->report, true, k), lone = total(&s->report, false, k);
+        take_others_example(&t, &lone);
+        fprintf(f, md ? "- reading %d: " : "    reading %d: ", k + 1);
+        if (t.others_played < 0)
+            fprintf(f, "the other counts draw no win in time under the rule alone.\n");
+        else
+            fprintf(f, "e.g. %s%s%s with %d already played (%s): won in %d plies under the "
+                       "rule alone, drawn under the rules at once.\n",
+                    md ? "`" : "", t.others_fen, md ? "`" : "", t.others_played,
+                    unit_words(rule->readings[k].unit), t.others_plies);
+    }
 }
 
 /* The fewest moves already played on a running count that turn a win into a draw, per
@@ -326,12 +395,14 @@ static void print_first_cursed(FILE *f, bool md, const struct rule_section *s)
     }
 }
 
-static void print_running(FILE *f, bool md, const struct rule_section *s)
+static void print_running(FILE *f, bool md, const struct variant_report *r,
+                          const struct rule_section *s)
 {
     print_running_table(f, md, s);
     fprintf(f, md ? "\nThe first wins a running count turns into draws:\n\n"
                   : "  the first wins a running count turns into draws:\n");
     print_first_cursed(f, md, s);
+    print_at_once(f, md, r, s);
 }
 
 /* The forzosa's question, "12 or 13 moves?", under each reading of the move that
@@ -464,7 +535,7 @@ static void print_section(FILE *f, bool md, const struct variant_report *r,
     else
         print_progress_table(f, md, s);
     if (s->report.rule->kind == LIMIT_WIN_WITHIN)
-        print_running(f, md, s);
+        print_running(f, md, r, s);
     print_examples(f, md, r, s);
     print_before_count(f, md, s);
     if (s->report.rule->counts_from_precondition)
@@ -548,6 +619,33 @@ static json_t *json_by_played(const struct rule_section *s, const struct rule_re
     return rows;
 }
 
+/* The same under all of the variant's rules at once (verify/at_once.h), from 0 to
+ * PLAYED_MAX moves played while a ply is left, with the wins in time under the rule alone
+ * that the other counts draw. */
+static json_t *json_at_once(const struct rule_section *s, const struct rule_result *t)
+{
+    json_t *rows = json_array();
+    uint64_t won, drawn, lost;
+    for (int played = 0; played <= PLAYED_MAX && under_rule(s, t, played, &won, &drawn, &lost);
+         played++)
+        json_append(&rows, json_pack("{s:i, s:I, s:I, s:I, s:I}", "played", played, "won",
+                                     (json_int_t)t->at_once[played][OUTCOME_WON], "drawn",
+                                     (json_int_t)t->at_once[played][OUTCOME_DRAWN], "lost",
+                                     (json_int_t)t->at_once[played][OUTCOME_LOST],
+                                     "drawn_by_others",
+                                     (json_int_t)t->drawn_by_others[played]));
+    return rows;
+}
+
+/* The example of json_at_once's wins drawn by the other counts, or null. */
+static json_t *json_others_example(const struct rule_result *t)
+{
+    if (t->others_played < 0)
+        return json_null();
+    return json_pack("{s:i, s:s, s:i}", "played", t->others_played, "fen", t->others_fen,
+                     "plies_alone", t->others_plies);
+}
+
 static json_t *json_rule(const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
@@ -570,6 +668,8 @@ static json_t *json_rule(const struct rule_section *s)
                 json_t *x = json_result(s, &t, &s->line[side]);
                 x = json_with(x, "lone_wins", json_integer((json_int_t)t.lone_wins));
                 x = json_with(x, "by_played", json_by_played(s, &t));
+                x = json_with(x, "at_once", json_at_once(s, &t));
+                x = json_with(x, "drawn_by_others_example", json_others_example(&t));
                 json_append(&results, x);
             }
     } else {

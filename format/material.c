@@ -171,3 +171,21 @@ int material_successors(const struct variant *v, const struct material *m,
     qsort(out, (size_t)n, sizeof out[0], compare_entries);
     return n;
 }
+
+int material_closure(const struct variant *v, const struct material *m,
+                     struct material *out, int capacity)
+{
+    bool *seen = calloc(MATERIAL_CODES, sizeof *seen);
+    struct material next[MAX_SUCCESSORS];
+    int n = 0;
+    for (int done = -1; seen && done < n; done++) {
+        int k = material_successors(v, done < 0 ? m : &out[done], next, MAX_SUCCESSORS);
+        for (int j = 0; j < k; j++)
+            if (!seen[material_code(&next[j])] && n < capacity) {
+                seen[material_code(&next[j])] = true;
+                out[n++] = next[j];
+            }
+    }
+    free(seen);
+    return seen ? n : -1;
+}

@@ -84,4 +84,9 @@ int material_list(const struct variant *v, int pieces, struct material *out, int
 int material_successors(const struct variant *v, const struct material *m,
                         struct material *out, int capacity);
 
+/* m's successors, theirs, and so on (m excluded): every material a game from m can
+ * reach. Returns how many were written (at most capacity), or -1 when memory runs out. */
+int material_closure(const struct variant *v, const struct material *m,
+                     struct material *out, int capacity);
+
 #endif

@@ -31,25 +31,6 @@ int rule_table_readings(const struct variant *v)
 
 /* ---- the materials a build reads ---- */
 
-/* m's successors, theirs, and so on (m excluded). */
-static int successor_closure(const struct variant *v, const struct material *m,
-                             struct material *out, int capacity)
-{
-    bool *seen = calloc(MATERIAL_CODES, sizeof *seen);
-    struct material next[MAX_SUCCESSORS];
-    int n = 0;
-    for (int done = -1; seen && done < n; done++) {
-        int k = material_successors(v, done < 0 ? m : &out[done], next, MAX_SUCCESSORS);
-        for (int j = 0; j < k; j++)
-            if (!seen[material_code(&next[j])] && n < capacity) {
-                seen[material_code(&next[j])] = true;
-                out[n++] = next[j];
-            }
-    }
-    free(seen);
-    return seen ? n : -1;
-}
-
 /* Material c's rule table of `metric` read from ts->dir into the in-memory set rules, as
  * its DTM (the plain solver and the search read it there). */
 static int load_rule_table(struct tableset *ts, struct tableset *rules, const struct material *c,
@@ -273,7 +254,7 @@ static int gather(struct tableset *ts, struct tableset *rules, const struct mate
 {
     g->list = malloc((MATERIAL_CODES + 1) * sizeof *g->list);
     g->loaded = calloc(MATERIAL_CODES + 1, sizeof *g->loaded);
-    g->count = g->list && g->loaded ? successor_closure(ts->v, m, g->list + 1, MATERIAL_CODES) : -1;
+    g->count = g->list && g->loaded ? material_closure(ts->v, m, g->list + 1, MATERIAL_CODES) : -1;
     if (g->count < 0) {
         snprintf(err, err_size, "out of memory");
         return -1;

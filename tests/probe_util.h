@@ -29,13 +29,12 @@ static inline int test_materials(const struct variant *v, int pieces,
 }
 
 /* Builds the tables of the n materials (and of what they depend on) into root/<variant>,
- * where damero_open(variant, root, ...) finds them. With DAMERO_TEST_RULE_TABLES set in
- * the environment, their rule tables too (damero gen --rules), so that a test's checks run
- * on the probe under the rules that reads them. */
-static inline void build_on_disk(const struct variant *v, const char *root,
-                                 const struct material *wanted, int n)
+ * where damero_open(variant, root, ...) finds them, and their rule tables too (damero gen
+ * --rules) when rule_tables is set. */
+static inline void build_on_disk_rules(const struct variant *v, const char *root,
+                                       const struct material *wanted, int n, bool rule_tables)
 {
-    struct build_options options = { .rule_tables = getenv("DAMERO_TEST_RULE_TABLES") != NULL };
+    struct build_options options = { .rule_tables = rule_tables };
     struct tableset ts;
     char err[512], dir[256];
     snprintf(dir, sizeof dir, "%s/%s", root, v->name);
@@ -43,6 +42,14 @@ static inline void build_on_disk(const struct variant *v, const char *root,
     if (build_materials(&ts, wanted, n, &options, err, sizeof err) < 0)
         fail_msg("%s: %s", v->name, err);
     tableset_free(&ts);
+}
+
+/* The same with the rule tables when DAMERO_TEST_RULE_TABLES is set in the environment,
+ * so that a test's checks run on the probe under the rules that reads them. */
+static inline void build_on_disk(const struct variant *v, const char *root,
+                                 const struct material *wanted, int n)
+{
+    build_on_disk_rules(v, root, wanted, n, getenv("DAMERO_TEST_RULE_TABLES") != NULL);
 }
 
 /* The public bitboard of a set of squares: bit n-1 for square number n. Keeps the

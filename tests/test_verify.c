@@ -10,9 +10,11 @@
  * the board's squares, preconditions are tested on the geometry, limits are hand-worked
  * numbers or reading_plies() (itself checked on hand-worked values), and values come
  * from tableset_value() one position at a time. */
-#include "tests/test_util.h"
+#define _XOPEN_SOURCE 700
+#include "tests/probe_util.h"
 
 #include "gen/build.h"
+#include "tests/file_util.h"
 #include "verify/verify.h"
 
 /* ---- tables ---- */
@@ -1100,6 +1102,117 @@ static void test_missing_table(void **state)
     assert_non_null(strstr(err, "KKKvK"));
 }
 
+/* ---- under all the rules at once, against the library's probe ---- */
+
+/* One rule's starts, counted by hand from damero_probe_rules on tables on disk: the rule's
+ * count given at `played` moves of the reading's unit (for White, the strong side), every
+ * other count not started, which the library reads as "the ending arises here". */
+struct at_once_count {
+    damero_tb *tb;
+    const struct variant *v;
+    const struct move_limit_rule *rule;
+    int k, reading, played;
+    uint64_t outcome[2][OUTCOMES];     /* per side to move, for White */
+    uint64_t drawn_by_others[2];       /* won in time by DTM, drawn under the rules */
+};
+
+static void count_at_once_position(const struct position *p, void *ctx)
+{
+    struct at_once_count *a = ctx;
+    const struct limit_reading *r = &a->rule->readings[a->reading];
+    if (!precondition_met(a->v, &a->rule->precondition, p))
+        return;
+    damero_position pos = public_position(a->v, p);
+    damero_counts counts;
+    damero_rules_value value;
+    for (int k = 0; k < DAMERO_MAX_RULES; k++) {
+        counts.plies[k] = DAMERO_COUNT_NOT_STARTED;
+        counts.strong[k] = DAMERO_STRONG_UNSAID;
+    }
+    int used = r->unit == UNIT_PLIES ? a->played : 2 * a->played;
+    counts.plies[a->k] = used;
+    counts.strong[a->k] = DAMERO_STRONG_WHITE;
+    if (damero_probe_rules(a->tb, &pos, &counts, a->reading, &value) != DAMERO_OK)
+        fail_msg("%s", damero_error_message());
+    assert_false(value.tables_beyond);
+    bool white = p->side == WHITE;
+    int wdl = value.wdl == DAMERO_DRAW || white ? value.wdl
+              : value.wdl == DAMERO_WIN         ? DAMERO_LOSS
+                                                : DAMERO_WIN;
+    enum outcome o = wdl == DAMERO_WIN    ? OUTCOME_WON
+                     : wdl == DAMERO_LOSS ? OUTCOME_LOST
+                                          : OUTCOME_DRAWN;
+    a->outcome[p->side][o]++;
+    bool plain_white_wins = value.plain.wdl == (white ? DAMERO_WIN : DAMERO_LOSS);
+    if (plain_white_wins && o == OUTCOME_DRAWN &&
+        value.plain.dtm <= reading_plies(r, a->rule->kind, white) - used)
+        a->drawn_by_others[p->side]++;
+}
+
+/* The report's counts under all the rules at once of a rule over one material (its only
+ * one here), for 0 and 1 moves played under each reading, against the probe's. Returns
+ * the wins in time under the rule alone that the other counts draw, over them all. */
+static uint64_t check_at_once(struct tableset *ts, const char *rule_name, const char *ending,
+                              const char *root)
+{
+    const struct variant *v = ts->v;
+    const struct move_limit_rule *rule = rule_named(v, rule_name);
+    struct material wanted[64];
+    struct material m = parse_material(v, ending);
+    int n = test_materials(v, 3, (const char *const[]){ ending, NULL }, wanted, 64);
+    struct at_once_count a = { .v = v, .rule = rule, .k = (int)(rule - v->move_limits) };
+    uint64_t drawn_by_others = 0;
+    /* with the rule tables, most probes are one lookup (and their values come from the
+     * generator's build, not from verify's search) */
+    build_on_disk_rules(v, root, wanted, n, true);
+    assert_int_equal(damero_open(v->name, root, 64 << 20, &a.tb), DAMERO_OK);
+    struct rule_report *report = verify(ts, 4, rule);
+    for (a.reading = 0; a.reading < readings_of(rule); a.reading++)
+        for (a.played = 0; a.played <= 1; a.played++) {
+            memset(a.outcome, 0, sizeof a.outcome);
+            memset(a.drawn_by_others, 0, sizeof a.drawn_by_others);
+            for_each_position(v, &m, count_at_once_position, &a);
+            for (int side = WHITE; side <= BLACK; side++) {
+                const struct rule_result *r =
+                    find_result(report, ending, side == WHITE, a.reading);
+                print_message("%s %s, %s to move, reading %d, %d played: won %llu, drawn "
+                              "%llu, lost %llu, %llu wins in time alone drawn\n", v->name,
+                              rule->name, side == WHITE ? "White" : "Black", a.reading + 1,
+                              a.played, (unsigned long long)a.outcome[side][OUTCOME_WON],
+                              (unsigned long long)a.outcome[side][OUTCOME_DRAWN],
+                              (unsigned long long)a.outcome[side][OUTCOME_LOST],
+                              (unsigned long long)a.drawn_by_others[side]);
+                for (int o = 0; o < OUTCOMES; o++)
+                    assert_int_equal(r->at_once[a.played][o], a.outcome[side][o]);
+                assert_int_equal(r->drawn_by_others[a.played], a.drawn_by_others[side]);
+                drawn_by_others += a.drawn_by_others[side];
+            }
+        }
+    damero_close(a.tb);
+    return drawn_by_others;
+}
+
+/* Russian three kings against one: with the lone king on the main road, the 5-move count
+ * starts too, and draws wins the 15 moves alone leave in time (docs/rules.md 5.10). */
+static int at_once_setup(void **state)
+{
+    return temp_dir_setup(state, "verify-at-once");
+}
+
+static void test_russian_at_once(void **state)
+{
+    const char *root = ((struct temp_dir *)*state)->dir;
+    assert_true(check_at_once(&russian_ts, "3 kings v 1", "KKKvK", root) > 0);
+}
+
+/* Spanish: the forzosa's count ends the game (12 or 13 moves) before the 40-ply count,
+ * fresh beside it, can run out: the rules at once draw no win the forzosa alone leaves. */
+static void test_spanish_at_once(void **state)
+{
+    const char *root = ((struct temp_dir *)*state)->dir;
+    assert_int_equal(check_at_once(&spanish_ts, "forzosa", "KKKvK", root), 0);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -1133,6 +1246,8 @@ int main(void)
         cmocka_unit_test(test_capture_or_promotion),
         cmocka_unit_test(test_capture_or_promotion_reported),
         cmocka_unit_test(test_missing_table),
+        cmocka_unit_test_setup_teardown(test_russian_at_once, at_once_setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_spanish_at_once, at_once_setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -149,7 +149,8 @@ for x in res:
 EOF
 
 # running.py FILE...: a "must win within" rule's starts by the moves a running count has
-# already used (by_played) agree with its wins, its limit and each other, and the first
+# already used (by_played) agree with its wins, its limit and each other, and with those
+# under all the rules at once (at_once), and the first
 # of them that costs wins (first_cursed) is the first where the wins in time drop, with
 # an example won in time fresh and not with that many moves used.
 cat > "$tmp/running.py" << 'EOF'
@@ -178,6 +179,18 @@ for path in sys.argv[1:]:
             for r in rows:
                 if r["won"] + r["drawn"] + r["lost"] != x["positions"]:
                     bad.append(f"{w}: {r} does not add up to {x['positions']}")
+            # under all the rules at once: the rule's own rows, 0 to 3 played, where a win
+            # is one the rule alone keeps (or one the other counts draw)
+            at_once = x["at_once"]
+            if [r["played"] for r in at_once] != [r["played"] for r in rows][:4]:
+                bad.append(f"{w}: at_once played {[r['played'] for r in at_once]}")
+            for r, alone in zip(at_once, rows):
+                if r["won"] + r["drawn"] + r["lost"] != x["positions"] or \
+                        r["won"] + r["drawn_by_others"] != alone["won"]:
+                    bad.append(f"{w}: at once {r}, alone {alone}")
+            example = x["drawn_by_others_example"]
+            if (example is None) != all(r["drawn_by_others"] == 0 for r in at_once):
+                bad.append(f"{w}: example {example}, rows {at_once}")
             by.setdefault(x["reading"], []).append((rows, strong, step, limit))
         for c in rule["first_cursed"]:
             if c is None:

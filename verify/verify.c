@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/at_once.h"
 #include "verify/count_start.h"
 #include "format/coverage.h"
 #include "gen/reset_distance.h"
@@ -22,6 +23,11 @@ int played_plies(const struct limit_reading *r, int played)
     return r->unit == UNIT_PLIES ? played : 2 * played;
 }
 
+int win_plies_left(const struct limit_reading *r, int played, bool strong_to_move)
+{
+    return reading_plies(r, LIMIT_WIN_WITHIN, strong_to_move) - played_plies(r, played);
+}
+
 static struct rule_result *add_result(struct rule_report *out, const struct material *m,
                                       bool strong_to_move, int reading)
 {
@@ -32,7 +38,7 @@ static struct rule_result *add_result(struct rule_report *out, const struct mate
     material_name(m, r->ending);
     r->strong_to_move = strong_to_move;
     r->reading = reading;
-    r->longest_plies = r->longest = r->longest_in_time_plies = -1;
+    r->longest_plies = r->longest = r->longest_in_time_plies = r->others_played = -1;
     return r;
 }
 
@@ -120,7 +126,7 @@ static int count_positions(const struct variant *v, const struct table *t,
 
 static int verify_material(struct tableset *ts, const struct table *t,
                            const struct move_limit_rule *rule, const struct condition *c,
-                           struct rule_report *out)
+                           struct rule_report *out, char *err, size_t err_size)
 {
     struct rule_result *res[2][MAX_READINGS];
     uint16_t *distance = NULL;
@@ -133,6 +139,10 @@ static int verify_material(struct tableset *ts, const struct table *t,
         status = count_positions(ts->v, t, rule, c, distance, res, out);
     if (status == 0 && rule->counts_from_precondition)
         status = count_convertible(ts->v, t, rule, c, res);
+    if (status < 0)
+        snprintf(err, err_size, "out of memory (or too many results) verifying %s", rule->name);
+    else if (rule->kind == LIMIT_WIN_WITHIN)
+        status = count_at_once(ts, t, rule, c, res, err, err_size);
     free(distance);
     return status;
 }
@@ -180,14 +190,11 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
                      (unsigned long long)VERIFY_MAX_POSITIONS);
             return -1;
         }
-        status = verify_material(ts, t, rule, &c, out);
+        status = verify_material(ts, t, rule, &c, out, err, err_size);
         if (ts->dir) /* it can be read again: keep memory for the next, larger ones */
             tableset_forget(ts, &materials[k]);
-        if (status < 0) {
-            snprintf(err, err_size, "out of memory (or too many results) verifying %s",
-                     rule->name);
+        if (status < 0)
             return -1;
-        }
     }
     if (!any_position(out)) {
         out->status = RULE_NO_POSITION;

@@ -26,6 +26,10 @@ enum rule_status {
 
 #define MAX_RULE_RESULTS 512
 #define WIN_PLIES_MAX 128   /* wins_by_plies: longer wins share the last entry */
+#define PLAYED_MAX 3        /* at_once: 0 to 3 moves already played on the rule's count */
+
+/* A position's outcome for the strong side (at_once's second index). */
+enum outcome { OUTCOME_WON, OUTCOME_DRAWN, OUTCOME_LOST, OUTCOMES };
 
 struct rule_result {
     char ending[64];                 /* the material, strong (or White) side first; in a
@@ -49,10 +53,25 @@ struct rule_result {
      * this one starts turns into a draw, and a position of it */
     int longest_in_time_plies;
     char in_time_fen[FEN_SIZE];
+    /* "must win within" rules under all of the variant's rules at once (docs/rules.md
+     * 5.10, verify/at_once.h), per number of moves of the reading's unit already played
+     * on this rule's count when its ending arises (0 to PLAYED_MAX; none counted where
+     * that leaves no ply): the positions by their outcome for the strong side, and the
+     * wins in time under this rule alone that the other counts turn into draws; the
+     * example of those is the one with the fewest moves played (others_played, -1 when
+     * there is none), then the longest win under the rule alone (others_plies) */
+    uint64_t at_once[PLAYED_MAX + 1][OUTCOMES];
+    uint64_t drawn_by_others[PLAYED_MAX + 1];
+    int others_played, others_plies;
+    char others_fen[FEN_SIZE];
 };
 
 /* The wins of r that take at most `plies` plies. */
 uint64_t wins_within(const struct rule_result *r, int plies);
+
+/* The plies a "must win within" count of reading r allows from a position where it has
+ * run `played` moves of r's unit, the strong side to move or not (negative: none left). */
+int win_plies_left(const struct limit_reading *r, int played, bool strong_to_move);
 
 /* The plies a count has run when `played` moves of the reading's unit have been played on
  * it (moves: both sides' plies; plies: themselves). */
