@@ -191,12 +191,15 @@ static ALWAYS_INLINE uint64_t dense_kings_rank(const struct material_index *ix, 
 /* The smallest image of the kings (wk, bk) under the board's symmetries, as sets of dense
  * square numbers in *min_w and *min_b; returns whether (wk, bk) is that image itself, the
  * representative of its class. With `give_up`, stops at the first smaller image and
- * returns false, leaving *min_w and *min_b unset. The hot path of a reduced material's
- * index, so it compares sets rather than numbering each image: set_rank's order is the
- * numeric order of the sets, White's number counts first, and Black's squares are
- * numbered among those White leaves, the same for two images with the same White set. */
+ * returns false, leaving *min_w and *min_b unset; else *fixing (when not NULL) gets how
+ * many symmetries map (wk, bk) onto that image, as many as map it onto itself. The hot
+ * path of a reduced material's index, so it compares sets rather than numbering each
+ * image: set_rank's order is the numeric order of the sets, White's number counts first,
+ * and Black's squares are numbered among those White leaves, the same for two images with
+ * the same White set. */
 static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t wk, bb_t bk,
-                                         bool give_up, uint64_t *min_w, uint64_t *min_b)
+                                         bool give_up, uint64_t *min_w, uint64_t *min_b,
+                                         int *fixing)
 {
     const struct geometry *g = ix->g;
     int white[MATERIAL_MAX_PIECES], black[MATERIAL_MAX_PIECES], nw = 0, nb = 0, b;
@@ -207,6 +210,7 @@ static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t w
     BB_FOR_EACH(b, bk)
         own_b |= (uint64_t)1 << (black[nb++] = g->dense_of[b]);
     uint64_t best_w = own_w, best_b = own_b; /* the identity's image */
+    int ties = 1;
     for (int s = SYM_IDENTITY + 1; s < g->num_syms; s++) {
         uint64_t tw = image_set(ix, (enum symmetry)s, white, nw);
         if (tw > best_w)
@@ -217,10 +221,15 @@ static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t w
                 return false;
             best_w = tw;
             best_b = tb;
+            ties = 1;
+        } else if (tb == best_b) {
+            ties++;
         }
     }
     *min_w = best_w;
     *min_b = best_b;
+    if (fixing)
+        *fixing = ties;
     return best_w == own_w && best_b == own_b;
 }
 
@@ -229,7 +238,7 @@ static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t w
 static ALWAYS_INLINE uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, bool *own)
 {
     uint64_t min_w, min_b;
-    bool is_own = class_min_sets(ix, wk, bk, false, &min_w, &min_b);
+    bool is_own = class_min_sets(ix, wk, bk, false, &min_w, &min_b, NULL);
     if (own)
         *own = is_own;
     return dense_kings_rank(ix, min_w, min_b);
@@ -248,7 +257,7 @@ static ALWAYS_INLINE void index_mark_classes_body(struct material_index *ix, uin
         bb_t wk, bk;
         kings_unrank(ix, ix->g->board, r, &wk, &bk, fast);
         uint64_t min_w, min_b;
-        if (class_min_sets(ix, wk, bk, true, &min_w, &min_b))
+        if (class_min_sets(ix, wk, bk, true, &min_w, &min_b, NULL))
             bits |= (uint64_t)1 << (r % 64);
     }
     ix->classes[w].bits = bits;
@@ -372,30 +381,24 @@ uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
     return CPU_CHOOSE(index_of_kings)(ix, men_config, p, representative);
 }
 
-static ALWAYS_INLINE bool index_of_kings_if_representative_body(
-    const struct material_index *ix, uint64_t men_config, const struct position *p, uint64_t *i,
-    const bool fast)
+static ALWAYS_INLINE uint64_t index_of_reduced_body(const struct material_index *ix,
+                                                   const struct position *p, int *fixing,
+                                                   const bool fast)
 {
     uint64_t min_w, min_b;
-    if (!ix->reduced) {
-        *i = index_of_kings_body(ix, men_config, p, NULL, fast);
-        return true;
-    }
-    if (!class_min_sets(ix, p->kings[WHITE], p->kings[BLACK], true, &min_w, &min_b))
-        return false;
-    *i = reduced_index(ix, dense_kings_rank(ix, min_w, min_b));
-    return true;
+    (void)fast;
+    class_min_sets(ix, p->kings[WHITE], p->kings[BLACK], false, &min_w, &min_b, fixing);
+    return reduced_index(ix, dense_kings_rank(ix, min_w, min_b));
 }
 
-CPU_CLONES(bool, index_of_kings_if_representative,
-           (const struct material_index *ix, uint64_t men_config, const struct position *p,
-            uint64_t *i),
-           (ix, men_config, p, i))
+CPU_CLONES(uint64_t, index_of_reduced,
+           (const struct material_index *ix, const struct position *p, int *fixing),
+           (ix, p, fixing))
 
-bool index_of_kings_if_representative(const struct material_index *ix, uint64_t men_config,
-                                      const struct position *p, uint64_t *i)
+uint64_t index_of_reduced(const struct material_index *ix, const struct position *p,
+                          int *fixing)
 {
-    return CPU_CHOOSE(index_of_kings_if_representative)(ix, men_config, p, i);
+    return CPU_CHOOSE(index_of_reduced)(ix, p, fixing);
 }
 
 static ALWAYS_INLINE uint64_t index_of_body(const struct material_index *ix,

@@ -75,12 +75,11 @@ void index_place_kings(const struct material_index *ix, uint64_t i, struct posit
 uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
                         const struct position *p, bool *representative);
 
-/* index_of_kings() for a position that counts only if it is its own representative (a
- * predecessor, in the solver): returns false without numbering p when it is not, else
- * true with its index in *i. In a reduced material most positions are not, and the first
- * smaller symmetric image tells. Thread-safe. */
-bool index_of_kings_if_representative(const struct material_index *ix, uint64_t men_config,
-                                      const struct position *p, uint64_t *i);
+/* index_of() for a position of a reduced (kings-only) material, with how many of the
+ * board's symmetries map p onto itself in *fixing: 1 for most positions; in general the
+ * board's number of symmetries over p's index_class_size. Thread-safe. */
+uint64_t index_of_reduced(const struct material_index *ix, const struct position *p,
+                          int *fixing);
 
 /* The men configuration of index i (0..men_count-1; always 0 in a reduced material, whose
  * size is below king_count), and how far its men have advanced:
