@@ -278,6 +278,11 @@ void index_count_classes(struct material_index *ix)
     for (uint64_t w = 0; w < words; w++)
         ix->classes[w + 1].rank = ix->classes[w].rank + (uint64_t)bb_count(ix->classes[w].bits);
     ix->size = ix->classes[words].rank;
+    uint64_t k = 0;
+    for (uint64_t w = 0; w < words; w++)
+        for (; k * 64 < ix->classes[w + 1].rank; k++)
+            ix->select_from[k] = (uint32_t)w;
+    ix->select_from[k] = (uint32_t)(words - 1);
 }
 
 static int build_men_starts(struct material_index *ix)
@@ -319,7 +324,9 @@ int index_start(struct material_index *ix, const struct variant *v, const struct
     if (ix->reduced) {
         uint64_t words = index_class_words(ix);
         ix->classes = calloc(words + 1, sizeof *ix->classes); /* and a sentinel: the total */
-        if (!ix->classes)
+        /* one per 64 representatives, of which there are fewer than placements */
+        ix->select_from = malloc((words + 1) * sizeof *ix->select_from);
+        if (!ix->classes || !ix->select_from)
             goto fail;
     }
     return 0;
@@ -342,8 +349,10 @@ void index_free(struct material_index *ix)
 {
     free(ix->black_men_start);
     free(ix->classes);
+    free(ix->select_from);
     ix->black_men_start = NULL;
     ix->classes = NULL;
+    ix->select_from = NULL;
 }
 
 /* The index of the representative whose unreduced number is r. */
@@ -423,7 +432,9 @@ uint64_t index_of(const struct material_index *ix, const struct position *p,
 static ALWAYS_INLINE uint64_t class_select(const struct material_index *ix, uint64_t i,
                                            const bool fast)
 {
-    uint64_t lo = 0, hi = index_class_words(ix); /* the last word whose rank is <= i */
+    /* the last word whose rank is <= i: at or after the one holding representative
+     * 64 (i / 64), at or before the one holding 64 (i / 64 + 1) */
+    uint64_t lo = ix->select_from[i / 64], hi = (uint64_t)ix->select_from[i / 64 + 1] + 1;
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
         if (ix->classes[mid].rank <= i)

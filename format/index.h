@@ -36,6 +36,11 @@ struct material_index {
     /* reduced: per 64 unreduced indexes, which are representatives and how many come
      * before; side by side, so that numbering a position reads one cache line */
     struct class_word { uint64_t bits, rank; } *classes;
+    /* reduced: the word of classes holding representative number 64 k, for every k, and
+     * the last word after them: the search for the i-th representative starts between
+     * two of these, a few words apart and close in memory, instead of over all the words
+     * (fewer than 2^32: the largest material has 3.5e9 unreduced placements) */
+    uint32_t *select_from;
     uint64_t unreduced_size;
     uint8_t image[NUM_SYMS][MAX_SQUARES]; /* reduced: dense square -> its image's */
 };
