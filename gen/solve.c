@@ -247,7 +247,8 @@ static int keep_one_in(uint64_t *out, int n, int f)
  * in D moves into C as often as r does: |C| N = |D| M(r, C). A class has S / f members (S
  * symmetries, f of them fixing each member), so M(r, C) = N f(r) / f(p): each unmove into
  * D lists r f(r) times, and where p has a symmetry of its own (f(p) > 1, rare) one in f(p)
- * of r's copies is kept. Kings only: the level's unmoves are the king unmoves. */
+ * of r's copies is kept. The images of a position have its captures too, so all of D
+ * shares r's MUST_CAPTURE flag. Kings only: the level's unmoves are the king unmoves. */
 static int reduced_predecessors(const struct solver *s, const struct position *p, uint64_t *out)
 {
     const struct material_index *ix = &s->t->ix;
