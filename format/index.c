@@ -252,10 +252,17 @@ uint64_t index_class_words(const struct material_index *ix)
 static ALWAYS_INLINE void index_mark_classes_body(struct material_index *ix, uint64_t w,
                                                   const bool fast)
 {
-    uint64_t bits = 0;
+    bb_t board = ix->g->board, wk = 0;
+    uint64_t bits = 0, white = UINT64_MAX;
+    uint64_t black_count = choose(bb_count(board) - ix->m.kings[WHITE], ix->m.kings[BLACK]);
     for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
-        bb_t wk, bk;
-        kings_unrank(ix, ix->g->board, r, &wk, &bk, fast);
+        /* kings_unrank, with White's kings decoded once for the run of placements that
+         * share them (as many as Black's placements, most of a word or more) */
+        if (r / black_count != white) {
+            white = r / black_count;
+            wk = set_unrank(board, white, ix->m.kings[WHITE], fast);
+        }
+        bb_t bk = set_unrank(board & ~wk, r % black_count, ix->m.kings[BLACK], fast);
         uint64_t min_w, min_b;
         if (class_min_sets(ix, wk, bk, true, &min_w, &min_b, NULL))
             bits |= (uint64_t)1 << (r % 64);
