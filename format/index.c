@@ -191,12 +191,15 @@ static ALWAYS_INLINE uint64_t dense_kings_rank(const struct material_index *ix, 
 /* The smallest image of the kings (wk, bk) under the board's symmetries, as sets of dense
  * square numbers in *min_w and *min_b; returns whether (wk, bk) is that image itself, the
  * representative of its class. With `give_up`, stops at the first smaller image and
- * returns false, leaving *min_w and *min_b unset. The hot path of a reduced material's
- * index, so it compares sets rather than numbering each image: set_rank's order is the
- * numeric order of the sets, White's number counts first, and Black's squares are
- * numbered among those White leaves, the same for two images with the same White set. */
+ * returns false, leaving *min_w and *min_b unset; else *fixing (when not NULL) gets how
+ * many symmetries map (wk, bk) onto that image, as many as map it onto itself. The hot
+ * path of a reduced material's index, so it compares sets rather than numbering each
+ * image: set_rank's order is the numeric order of the sets, White's number counts first,
+ * and Black's squares are numbered among those White leaves, the same for two images with
+ * the same White set. */
 static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t wk, bb_t bk,
-                                         bool give_up, uint64_t *min_w, uint64_t *min_b)
+                                         bool give_up, uint64_t *min_w, uint64_t *min_b,
+                                         int *fixing)
 {
     const struct geometry *g = ix->g;
     int white[MATERIAL_MAX_PIECES], black[MATERIAL_MAX_PIECES], nw = 0, nb = 0, b;
@@ -207,6 +210,7 @@ static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t w
     BB_FOR_EACH(b, bk)
         own_b |= (uint64_t)1 << (black[nb++] = g->dense_of[b]);
     uint64_t best_w = own_w, best_b = own_b; /* the identity's image */
+    int ties = 1;
     for (int s = SYM_IDENTITY + 1; s < g->num_syms; s++) {
         uint64_t tw = image_set(ix, (enum symmetry)s, white, nw);
         if (tw > best_w)
@@ -217,10 +221,15 @@ static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t w
                 return false;
             best_w = tw;
             best_b = tb;
+            ties = 1;
+        } else if (tb == best_b) {
+            ties++;
         }
     }
     *min_w = best_w;
     *min_b = best_b;
+    if (fixing)
+        *fixing = ties;
     return best_w == own_w && best_b == own_b;
 }
 
@@ -229,7 +238,7 @@ static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t w
 static ALWAYS_INLINE uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, bool *own)
 {
     uint64_t min_w, min_b;
-    bool is_own = class_min_sets(ix, wk, bk, false, &min_w, &min_b);
+    bool is_own = class_min_sets(ix, wk, bk, false, &min_w, &min_b, NULL);
     if (own)
         *own = is_own;
     return dense_kings_rank(ix, min_w, min_b);
@@ -243,12 +252,19 @@ uint64_t index_class_words(const struct material_index *ix)
 static ALWAYS_INLINE void index_mark_classes_body(struct material_index *ix, uint64_t w,
                                                   const bool fast)
 {
-    uint64_t bits = 0;
+    bb_t board = ix->g->board, wk = 0;
+    uint64_t bits = 0, white = UINT64_MAX;
+    uint64_t black_count = choose(bb_count(board) - ix->m.kings[WHITE], ix->m.kings[BLACK]);
     for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
-        bb_t wk, bk;
-        kings_unrank(ix, ix->g->board, r, &wk, &bk, fast);
+        /* kings_unrank, with White's kings decoded once for the run of placements that
+         * share them (as many as Black's placements, most of a word or more) */
+        if (r / black_count != white) {
+            white = r / black_count;
+            wk = set_unrank(board, white, ix->m.kings[WHITE], fast);
+        }
+        bb_t bk = set_unrank(board & ~wk, r % black_count, ix->m.kings[BLACK], fast);
         uint64_t min_w, min_b;
-        if (class_min_sets(ix, wk, bk, true, &min_w, &min_b))
+        if (class_min_sets(ix, wk, bk, true, &min_w, &min_b, NULL))
             bits |= (uint64_t)1 << (r % 64);
     }
     ix->classes[w].bits = bits;
@@ -269,6 +285,11 @@ void index_count_classes(struct material_index *ix)
     for (uint64_t w = 0; w < words; w++)
         ix->classes[w + 1].rank = ix->classes[w].rank + (uint64_t)bb_count(ix->classes[w].bits);
     ix->size = ix->classes[words].rank;
+    uint64_t k = 0;
+    for (uint64_t w = 0; w < words; w++)
+        for (; k * 64 < ix->classes[w + 1].rank; k++)
+            ix->select_from[k] = (uint32_t)w;
+    ix->select_from[k] = (uint32_t)(words - 1);
 }
 
 static int build_men_starts(struct material_index *ix)
@@ -310,7 +331,9 @@ int index_start(struct material_index *ix, const struct variant *v, const struct
     if (ix->reduced) {
         uint64_t words = index_class_words(ix);
         ix->classes = calloc(words + 1, sizeof *ix->classes); /* and a sentinel: the total */
-        if (!ix->classes)
+        /* one per 64 representatives, of which there are fewer than placements */
+        ix->select_from = malloc((words + 1) * sizeof *ix->select_from);
+        if (!ix->classes || !ix->select_from)
             goto fail;
     }
     return 0;
@@ -333,8 +356,10 @@ void index_free(struct material_index *ix)
 {
     free(ix->black_men_start);
     free(ix->classes);
+    free(ix->select_from);
     ix->black_men_start = NULL;
     ix->classes = NULL;
+    ix->select_from = NULL;
 }
 
 /* The index of the representative whose unreduced number is r. */
@@ -372,30 +397,24 @@ uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
     return CPU_CHOOSE(index_of_kings)(ix, men_config, p, representative);
 }
 
-static ALWAYS_INLINE bool index_of_kings_if_representative_body(
-    const struct material_index *ix, uint64_t men_config, const struct position *p, uint64_t *i,
-    const bool fast)
+static ALWAYS_INLINE uint64_t index_of_reduced_body(const struct material_index *ix,
+                                                   const struct position *p, int *fixing,
+                                                   const bool fast)
 {
     uint64_t min_w, min_b;
-    if (!ix->reduced) {
-        *i = index_of_kings_body(ix, men_config, p, NULL, fast);
-        return true;
-    }
-    if (!class_min_sets(ix, p->kings[WHITE], p->kings[BLACK], true, &min_w, &min_b))
-        return false;
-    *i = reduced_index(ix, dense_kings_rank(ix, min_w, min_b));
-    return true;
+    (void)fast;
+    class_min_sets(ix, p->kings[WHITE], p->kings[BLACK], false, &min_w, &min_b, fixing);
+    return reduced_index(ix, dense_kings_rank(ix, min_w, min_b));
 }
 
-CPU_CLONES(bool, index_of_kings_if_representative,
-           (const struct material_index *ix, uint64_t men_config, const struct position *p,
-            uint64_t *i),
-           (ix, men_config, p, i))
+CPU_CLONES(uint64_t, index_of_reduced,
+           (const struct material_index *ix, const struct position *p, int *fixing),
+           (ix, p, fixing))
 
-bool index_of_kings_if_representative(const struct material_index *ix, uint64_t men_config,
-                                      const struct position *p, uint64_t *i)
+uint64_t index_of_reduced(const struct material_index *ix, const struct position *p,
+                          int *fixing)
 {
-    return CPU_CHOOSE(index_of_kings_if_representative)(ix, men_config, p, i);
+    return CPU_CHOOSE(index_of_reduced)(ix, p, fixing);
 }
 
 static ALWAYS_INLINE uint64_t index_of_body(const struct material_index *ix,
@@ -420,7 +439,9 @@ uint64_t index_of(const struct material_index *ix, const struct position *p,
 static ALWAYS_INLINE uint64_t class_select(const struct material_index *ix, uint64_t i,
                                            const bool fast)
 {
-    uint64_t lo = 0, hi = index_class_words(ix); /* the last word whose rank is <= i */
+    /* the last word whose rank is <= i: at or after the one holding representative
+     * 64 (i / 64), at or before the one holding 64 (i / 64 + 1) */
+    uint64_t lo = ix->select_from[i / 64], hi = (uint64_t)ix->select_from[i / 64 + 1] + 1;
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
         if (ix->classes[mid].rank <= i)

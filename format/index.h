@@ -36,6 +36,11 @@ struct material_index {
     /* reduced: per 64 unreduced indexes, which are representatives and how many come
      * before; side by side, so that numbering a position reads one cache line */
     struct class_word { uint64_t bits, rank; } *classes;
+    /* reduced: the word of classes holding representative number 64 k, for every k, and
+     * the last word after them: the search for the i-th representative starts between
+     * two of these, a few words apart and close in memory, instead of over all the words
+     * (fewer than 2^32: the largest material has 3.5e9 unreduced placements) */
+    uint32_t *select_from;
     uint64_t unreduced_size;
     uint8_t image[NUM_SYMS][MAX_SQUARES]; /* reduced: dense square -> its image's */
 };
@@ -75,12 +80,11 @@ void index_place_kings(const struct material_index *ix, uint64_t i, struct posit
 uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
                         const struct position *p, bool *representative);
 
-/* index_of_kings() for a position that counts only if it is its own representative (a
- * predecessor, in the solver): returns false without numbering p when it is not, else
- * true with its index in *i. In a reduced material most positions are not, and the first
- * smaller symmetric image tells. Thread-safe. */
-bool index_of_kings_if_representative(const struct material_index *ix, uint64_t men_config,
-                                      const struct position *p, uint64_t *i);
+/* index_of() for a position of a reduced (kings-only) material, with how many of the
+ * board's symmetries map p onto itself in *fixing: 1 for most positions; in general the
+ * board's number of symmetries over p's index_class_size. Thread-safe. */
+uint64_t index_of_reduced(const struct material_index *ix, const struct position *p,
+                          int *fixing);
 
 /* The men configuration of index i (0..men_count-1; always 0 in a reduced material, whose
  * size is below king_count), and how far its men have advanced:

@@ -222,36 +222,82 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
                 (uint8_t)((internal == 0 ? 0 : internal + escape) | (capture ? MUST_CAPTURE : 0)));
 }
 
+static int compare_indices(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Keeps one in f of the copies of each index of out[0..n), where each index has a multiple
+ * of f copies: sorted, every f-th entry. Returns how many are kept. */
+static int keep_one_in(uint64_t *out, int n, int f)
+{
+    int kept = 0;
+    qsort(out, (size_t)n, sizeof *out, compare_indices);
+    for (int k = 0; k < n; k += f)
+        out[kept++] = out[k];
+    return kept;
+}
+
+/* predecessors() in a reduced (kings-only) material, where p stands for its class C and
+ * a representative r must be listed once per move of r into C, M(r, C) times, while only
+ * p itself is unmoved. Count the moves x -> q with x in r's class D and q in C: the
+ * symmetries map moves onto moves and each class onto itself, so every q in C is reached
+ * from D by as many moves as p is, N (p's unmoves whose predecessor is in D), and every x
+ * in D moves into C as often as r does: |C| N = |D| M(r, C). A class has S / f members (S
+ * symmetries, f of them fixing each member), so M(r, C) = N f(r) / f(p): each unmove into
+ * D lists r f(r) times, and where p has a symmetry of its own (f(p) > 1, rare) one in f(p)
+ * of r's copies is kept. The images of a position have its captures too, so all of D
+ * shares r's MUST_CAPTURE flag. Kings only: the level's unmoves are the king unmoves. */
+static int reduced_predecessors(const struct solver *s, const struct position *p, uint64_t *out)
+{
+    const struct material_index *ix = &s->t->ix;
+    const uint8_t *count = s->count[side_other(p->side)];
+    struct unmove_list list;
+    struct position pred;
+    int n = 0, fixing_p, fixing;
+
+    index_of_reduced(ix, p, &fixing_p);
+    generate_king_unmoves(s->v, p, &list);
+    for (int u = 0; u < list.count; u++) {
+        unmake_move(p, &list.moves[u], &pred);
+        uint64_t i = index_of_reduced(ix, &pred, &fixing);
+        if (count[level_place(s, i)] & MUST_CAPTURE)
+            continue;
+        for (int c = 0; c < fixing; c++)
+            out[n++] = i;
+    }
+    return fixing_p == 1 ? n : keep_one_in(out, n, fixing_p);
+}
+
 /* Indices of the positions with the other side to move whose move leads to p (or, in a
  * reduced material, to any position p stands for), among the moves the pass iterates.
  * Each such move is listed once, so that a position is listed as many times as it has
- * moves into p's class. */
+ * moves into p's class. At most NUM_SYMS * MAX_MOVES. */
 static int predecessors(const struct solver *s, enum metric_pass pass, const struct position *p,
                         uint64_t config, uint64_t *out)
 {
-    struct position members[NUM_SYMS], pred;
+    struct position pred;
     struct unmove_list list;
     const uint8_t *count = s->count[side_other(p->side)];
-    int n = 0, num_members = index_class_members(&s->t->ix, p, members);
+    int n = 0;
 
-    for (int k = 0; k < num_members; k++) {
-        if (pass == PASS_MTC)
-            generate_king_unmoves(s->v, &members[k], &list);
+    if (s->t->ix.reduced)
+        return reduced_predecessors(s, p, out);
+    if (pass == PASS_MTC)
+        generate_king_unmoves(s->v, p, &list);
+    else
+        generate_level_unmoves(s->v, p, &list);
+    for (int u = 0; u < list.count; u++) {
+        uint64_t i;
+        unmake_move(p, &list.moves[u], &pred);
+        /* a man's sideways step changes the men configuration; a king move does not */
+        if (list.moves[u].kind != UNMOVE_KING)
+            i = index_of(&s->t->ix, &pred, NULL);
         else
-            generate_level_unmoves(s->v, &members[k], &list);
-        for (int u = 0; u < list.count; u++) {
-            uint64_t i;
-            unmake_move(&members[k], &list.moves[u], &pred);
-            /* a man's sideways step changes the men configuration (and a material with men
-             * is not reduced: every position is its own representative); a king move does
-             * not, and in a reduced material most of them lead to no representative */
-            if (list.moves[u].kind != UNMOVE_KING)
-                i = index_of(&s->t->ix, &pred, NULL);
-            else if (!index_of_kings_if_representative(&s->t->ix, config, &pred, &i))
-                continue;
-            if (!(count[level_place(s, i)] & MUST_CAPTURE))
-                out[n++] = i;
-        }
+            i = index_of_kings(&s->t->ix, config, &pred, NULL);
+        if (!(count[level_place(s, i)] & MUST_CAPTURE))
+            out[n++] = i;
     }
     return n;
 }

@@ -198,6 +198,10 @@ static void check_material(const struct variant *v, const char *name)
             assert_int_equal(index_class_members(&ix, &r, members), size);
             assert_true(position_equal(&members[0], &r));
             for (int a = 0; a < size; a++) {
+                /* each member numbered as r, fixed by as many symmetries as r */
+                int fixing = 0;
+                assert_int_equal(index_of_reduced(&ix, &members[a], &fixing), i);
+                assert_int_equal(fixing * size, g->num_syms);
                 assert_true(is_image(g, &r, &members[a]));
                 for (int b = 0; b < a; b++)
                     assert_false(position_equal(&members[a], &members[b]));
