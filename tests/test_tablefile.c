@@ -132,6 +132,54 @@ static void check_read_as_bytes(const char *path, uint64_t positions, uint32_t v
     table_map_close(&map);
 }
 
+/* The whole contents of the file at path (malloc'd), its size in *size. */
+static uint8_t *read_all(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    *size = file_size(path);
+    uint8_t *bytes = malloc((size_t)*size + 1);
+    assert_non_null(bytes);
+    assert_int_equal(fread(bytes, 1, (size_t)*size, f), (size_t)*size);
+    fclose(f);
+    return bytes;
+}
+
+/* Hands a side of values[2] over to table_file_write_by_side. */
+struct both_sides {
+    void *const *values;
+    size_t bytes;
+};
+
+static int copy_side(void *context, int side, void *values, char *err, size_t err_size)
+{
+    const struct both_sides *b = context;
+    (void)err, (void)err_size;
+    memcpy(values, b->values[side], b->bytes);
+    return 0;
+}
+
+/* Written one side at a time, the file is the same bytes as written whole. */
+static void check_written_by_side(struct fixture *f, const struct table_file_info *info,
+                                  void *const values[2])
+{
+    char err[512], by_side[160];
+    long whole_size, side_size;
+    struct both_sides b = { values, info->positions * table_value_bytes(info) };
+    void *buffer = malloc(b.bytes + 1);
+    snprintf(by_side, sizeof by_side, "%s/by_side.dtm", f->dir);
+    assert_non_null(buffer);
+    if (table_file_write_by_side(by_side, info, buffer, copy_side, &b, err, sizeof err) < 0)
+        fail_msg("writing %s side by side: %s", by_side, err);
+    uint8_t *whole = read_all(f->path, &whole_size), *sides = read_all(by_side, &side_size);
+    assert_int_equal(side_size, whole_size);
+    assert_memory_equal(sides, whole, (size_t)whole_size);
+    remove(by_side);
+    free(whole);
+    free(sides);
+    free(buffer);
+}
+
 static void check_round_trip(struct fixture *f, uint32_t value_bits, uint64_t positions)
 {
     struct table_file_info info = test_info(value_bits, positions), got, header;
@@ -168,6 +216,7 @@ static void check_round_trip(struct fixture *f, uint32_t value_bits, uint64_t po
     assert_int_equal(header.checksum, got.checksum);
     if (value_bits > 2)
         check_read_as_bytes(f->path, positions, value_bits, values);
+    check_written_by_side(f, &info, values);
     for (int side = 0; side < 2; side++) {
         free(values[side]);
         free(read[side]);
