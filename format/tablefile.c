@@ -54,14 +54,6 @@ uint64_t table_checksum_add(uint64_t h, const void *values, size_t bytes)
     return hash_bytes(h, values, bytes);
 }
 
-uint64_t table_values_checksum(const struct table_file_info *info, const void *const values[2])
-{
-    uint64_t h = TABLE_CHECKSUM_SEED;
-    for (int side = 0; side < 2; side++)
-        h = hash_bytes(h, values[side], info->positions * table_value_bytes(info));
-    return h;
-}
-
 /* Small WDL blocks keep a random probe's decompression short (a few microseconds);
  * wider values get larger blocks, which compress better. */
 /* log2 of the values per block: 8192 two-bit values (2 KB), 32768 wider ones */

@@ -182,12 +182,9 @@ int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, ui
  * the same for the file written and the file read. */
 void table_block_layout(struct table_map *map);
 
-/* The checksum of a table's values (info->positions per side, in memory widths). */
-uint64_t table_values_checksum(const struct table_file_info *info, const void *const values[2]);
-
-/* The same checksum taken piece by piece: from TABLE_CHECKSUM_SEED, the values of side 0
- * then side 1 in order, in memory widths, each piece but a side's last a multiple of 8
- * bytes long (a block's values are). */
+/* The checksum of a table's values (info->positions per side, in memory widths), taken
+ * piece by piece: from TABLE_CHECKSUM_SEED, the values of side 0 then side 1 in order,
+ * each piece but a side's last a multiple of 8 bytes long (a block's values are). */
 #define TABLE_CHECKSUM_SEED 0xcbf29ce484222325ull
 uint64_t table_checksum_add(uint64_t h, const void *values, size_t bytes);
 

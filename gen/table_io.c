@@ -245,33 +245,6 @@ int table_file_write_by_side(const char *path, const struct table_file_info *inf
     return write_file(path, info, &s, err, err_size);
 }
 
-/* Decompresses every block into values[side]; returns the number of bad blocks, the
- * first of them in *first_bad. */
-static uint64_t decompress_all(const struct table_map *map, void *const values[2],
-                               uint64_t *first_bad)
-{
-    uint64_t bad = 0, first = UINT64_MAX;
-#pragma omp parallel reduction(+ : bad) reduction(min : first)
-    {
-        ZSTD_DCtx *dctx = ZSTD_createDCtx();
-        uint8_t *raw = malloc(TABLE_MAX_BLOCK_BYTES);
-        char err[256];
-#pragma omp for schedule(dynamic, 4)
-        for (uint64_t b = 0; b < map->num_blocks; b++) {
-            if (!dctx || !raw || table_map_block(map, dctx, b, raw, err, sizeof err) < 0) {
-                bad++;
-                first = b < first ? b : first;
-            } else {
-                table_decode_block(map, b, raw, values);
-            }
-        }
-        ZSTD_freeDCtx(dctx);
-        free(raw);
-    }
-    *first_bad = first;
-    return bad;
-}
-
 /* What is wrong with block b of map, read again for its message. */
 static void describe_block(const struct table_map *map, uint64_t b, char *why, size_t why_size)
 {
@@ -282,42 +255,6 @@ static void describe_block(const struct table_map *map, uint64_t b, char *why, s
         snprintf(why, why_size, "block %llu could not be read", (unsigned long long)b);
     ZSTD_freeDCtx(dctx);
     free(raw);
-}
-
-int table_file_read(const char *path, struct table_file_info *info, void *values[2], char *err,
-                    size_t err_size)
-{
-    struct table_map map;
-    int status = table_map_open(path, &map, err, err_size);
-    values[0] = values[1] = NULL;
-    if (status != TABLE_OK)
-        return status;
-    *info = map.info;
-    for (int side = 0; side < 2; side++)
-        if (!(values[side] = malloc(info->positions * table_value_bytes(info) + 1))) {
-            snprintf(err, err_size, "out of memory reading %s", path);
-            status = TABLE_ERR_MEMORY;
-            goto done;
-        }
-    uint64_t first_bad, bad = decompress_all(&map, values, &first_bad);
-    if (bad) {
-        char why[512];
-        describe_block(&map, first_bad, why, sizeof why);
-        snprintf(err, err_size, "%s: %llu damaged block(s); the first: %s", path,
-                 (unsigned long long)bad, why);
-        status = TABLE_ERR_CORRUPT;
-    } else if (table_values_checksum(info, (const void *const *)values) != info->checksum) {
-        snprintf(err, err_size, "%s: checksum mismatch (the file is damaged)", path);
-        status = TABLE_ERR_CORRUPT;
-    }
-done:
-    table_map_close(&map);
-    if (status != TABLE_OK) {
-        free(values[0]);
-        free(values[1]);
-        values[0] = values[1] = NULL;
-    }
-    return status;
 }
 
 /* Blocks decompressed at once by table_map_read_blocks: work for every thread, and at
@@ -364,7 +301,7 @@ int table_map_read_blocks(const struct table_map *map, table_block_taker take, v
                                                                : map->num_blocks;
         uint64_t bad = decompress_run(map, from, to, buffer, block_bytes);
         if (bad < to) {
-            char why[512];
+            char why[192];
             describe_block(map, bad, why, sizeof why);
             snprintf(err, err_size, "a damaged block: %s", why);
             status = TABLE_ERR_CORRUPT;
@@ -384,5 +321,42 @@ int table_map_read_blocks(const struct table_map *map, table_block_taker take, v
         status = TABLE_ERR_CORRUPT;
     }
     free(buffer);
+    return status;
+}
+
+/* Copies a block's values into their place in values[2] (a table_block_taker). */
+static int take_into_arrays(void *context, int side, uint64_t first, const void *values,
+                            uint32_t count, size_t width)
+{
+    uint8_t **arrays = context;
+    memcpy(arrays[side] + first * width, values, count * width);
+    return TABLE_OK;
+}
+
+int table_file_read(const char *path, struct table_file_info *info, void *values[2], char *err,
+                    size_t err_size)
+{
+    struct table_map map;
+    char why[256];
+    int status = table_map_open(path, &map, err, err_size);
+    values[0] = values[1] = NULL;
+    if (status != TABLE_OK)
+        return status;
+    *info = map.info;
+    for (int side = 0; side < 2 && status == TABLE_OK; side++)
+        if (!(values[side] = malloc(info->positions * table_value_bytes(info) + 1))) {
+            snprintf(err, err_size, "out of memory reading %s", path);
+            status = TABLE_ERR_MEMORY;
+        }
+    if (status == TABLE_OK &&
+        (status = table_map_read_blocks(&map, take_into_arrays, values, why, sizeof why)) !=
+            TABLE_OK)
+        snprintf(err, err_size, "%s: %s", path, why);
+    table_map_close(&map);
+    if (status != TABLE_OK) {
+        free(values[0]);
+        free(values[1]);
+        values[0] = values[1] = NULL;
+    }
     return status;
 }
