@@ -265,16 +265,12 @@ static int dtz_of(const struct dtz_range *r, enum wdl wdl)
     return r->unknown ? RULE_DTZ_UNKNOWN : r->most;
 }
 
-/* Whether a move of bound `bound` can still lower a won state's distance to zeroing:
- * it may win, and no move found has the least distance there is. */
-static bool dtz_may_improve(const struct dtz_range *r, struct rule_verdict best, int bound)
-{
-    return best.wdl == WDL_WIN && bound > 0 && r->least != 1;
-}
-
 /* The best move of p under the counts c, searched: the moves in the order of their
- * bounds (rank_bound), until the best found is as good as any bound left and no move
- * left can win by a shorter distance to zeroing. */
+ * bounds (rank_bound), until the best found is as good as any bound left. A won state
+ * whose moves left may win too does not know its distance to zeroing then (one of them
+ * may zero sooner), unless a move found zeroes at once: searching them all for it cost
+ * more than 4 million states where the plies alone needed a few thousand (russian
+ * W:WKa1,Kb2,c3:BKh6 without rule tables). */
 static int solve_moves(struct rule_search *s, const struct position *p,
                        const struct rule_counts *c, struct rule_verdict *out)
 {
@@ -297,9 +293,10 @@ static int solve_moves(struct rule_search *s, const struct position *p,
     if (status == 0)
         qsort(cand, (size_t)list->count, sizeof *cand, compare_candidates);
     for (int k = 0; status == 0 && k < list->count; k++) {
-        if (k > 0 && rule_verdict_rank(*out) >= cand[k].bound &&
-            !dtz_may_improve(&dtz, *out, cand[k].bound))
+        if (k > 0 && rule_verdict_rank(*out) >= cand[k].bound) {
+            dtz.unknown |= out->wdl == WDL_WIN && cand[k].bound > 0;
             break; /* no move left can do better */
+        }
         const struct move *m = &list->moves[cand[k].move];
         struct rule_counts after;
         struct rule_verdict v;

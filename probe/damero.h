@@ -421,8 +421,11 @@ typedef struct damero_rules_value {
                             the rules, as plies does; dtz says how soon the counts change. */
 } damero_rules_value;
 
-/* damero_rules_value.dtz where the value came from a rule table (MATERIAL.ru0, .ru1),
- * which holds no distance to zeroing, or where tables_beyond is 1. */
+/* damero_rules_value.dtz where the call does not know it: the value came from a rule
+ * table (MATERIAL.ru0, .ru1), which holds no distance to zeroing; or the search, having
+ * found the plies, left moves that might also win unsearched (one of them might zero
+ * sooner; searching them all cost millions of states where the plies needed thousands);
+ * or tables_beyond is 1. A distance given is exact. */
 #define DAMERO_DTZ_UNKNOWN (-2)
 
 /* The value of pos under the variant's move-limit rules, given the counts (NULL: as
