@@ -71,8 +71,9 @@ json_t *rules_value_json(const damero_tb *tb, int reading, const damero_rules_va
         json_decref(binding);
         return NULL;
     }
-    return json_pack("{s:i, s:s, s:o, s:b, s:b, s:b, s:o, s:o, s:o}", "reading", reading + 1,
-                     "wdl", wdl_word(v->wdl), "plies", json_count(v->plies), "cursed",
+    return json_pack("{s:i, s:s, s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o}", "reading",
+                     reading + 1, "wdl", wdl_word(v->wdl), "plies", json_count(v->plies),
+                     "dtz", json_count(v->dtz), "cursed",
                      v->wdl == DAMERO_DRAW && v->plain.wdl == DAMERO_WIN, "blessed",
                      v->wdl == DAMERO_DRAW && v->plain.wdl == DAMERO_LOSS, "exact",
                      !v->tables_beyond, "binding", binding, "counts", counts,

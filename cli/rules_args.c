@@ -135,7 +135,10 @@ void print_rules_text(const damero_tb *tb, const struct rules_args *r,
             printf("%d plies played\n", v->counts.plies[k]);
     }
     rules_value_words(v, words, sizeof words);
-    if (v->wdl != DAMERO_DRAW)
+    if (v->wdl != DAMERO_DRAW && v->dtz >= 0)
+        printf("under the rules: %s, in %d plies; the next zeroing move (a count starts or "
+               "resets, or the game ends) in %d\n", verb[v->wdl + 1], v->plies, v->dtz);
+    else if (v->wdl != DAMERO_DRAW)
         printf("under the rules: %s, in %d plies\n", verb[v->wdl + 1], v->plies);
     else
         printf("under the rules: %s", words);

@@ -54,10 +54,12 @@ int rule_verdict_rank(struct rule_verdict v)
     return v.wdl == WDL_WIN ? 100000 - v.plies : v.wdl == WDL_LOSS ? -100000 + v.plies : 0;
 }
 
-struct rule_verdict rule_verdict_parent(struct rule_verdict child)
+struct rule_verdict rule_verdict_parent(struct rule_verdict child, bool zeroing)
 {
     enum wdl wdl = child.wdl == WDL_WIN ? WDL_LOSS : child.wdl == WDL_LOSS ? WDL_WIN : WDL_DRAW;
-    return (struct rule_verdict){ wdl, child.plies < 0 ? -1 : child.plies + 1, child.beyond };
+    int dtz = wdl == WDL_DRAW ? -1 : zeroing ? 1 : child.dtz < 0 ? child.dtz : child.dtz + 1;
+    return (struct rule_verdict){ wdl, child.plies < 0 ? -1 : child.plies + 1, dtz,
+                                  child.beyond };
 }
 
 dtm_t rule_verdict_code(struct rule_verdict v)
@@ -67,10 +69,11 @@ dtm_t rule_verdict_code(struct rule_verdict v)
 
 struct rule_verdict rule_verdict_of_code(dtm_t code)
 {
-    return (struct rule_verdict){ dtm_wdl(code), code == DTM_DRAW ? -1 : dtm_plies(code), false };
+    return (struct rule_verdict){ dtm_wdl(code), code == DTM_DRAW ? -1 : dtm_plies(code),
+                                  code == DTM_DRAW ? -1 : RULE_DTZ_UNKNOWN, false };
 }
 
-static const struct rule_verdict draw_verdict = { WDL_DRAW, -1, false };
+static const struct rule_verdict draw_verdict = { WDL_DRAW, -1, -1, false };
 
 /* ---- the transposition table ---- */
 
@@ -215,7 +218,7 @@ static int solve(struct rule_search *s, const struct position *p, const struct r
  * plies without them wins in d or more under them, or draws; any other move at best draws. */
 static int rank_bound(dtm_t child_plain)
 {
-    struct rule_verdict plain = rule_verdict_parent(rule_verdict_of_code(child_plain));
+    struct rule_verdict plain = rule_verdict_parent(rule_verdict_of_code(child_plain), false);
     return plain.wdl == WDL_WIN ? rule_verdict_rank(plain) : 0;
 }
 
@@ -234,8 +237,40 @@ static int compare_candidates(const void *pa, const void *pb)
     return a->move - b->move;
 }
 
+/* The distance to zeroing of the moves seen so far: the winner's is the least over the
+ * moves that win, the loser's the most over all (every move of a lost state loses). A
+ * move whose distance is not known makes the least unknown unless another has 1, and
+ * the most unknown. */
+struct dtz_range {
+    int least, most;        /* 0: no move seen yet */
+    bool unknown;
+};
+
+static void dtz_add(struct dtz_range *r, struct rule_verdict move)
+{
+    if (move.dtz == RULE_DTZ_UNKNOWN)
+        r->unknown = true;
+    else if (move.wdl == WDL_WIN && (r->least == 0 || move.dtz < r->least))
+        r->least = move.dtz;
+    if (move.dtz > r->most)
+        r->most = move.dtz;
+}
+
+static int dtz_of(const struct dtz_range *r, enum wdl wdl)
+{
+    if (wdl == WDL_DRAW)
+        return -1;
+    if (wdl == WDL_WIN)
+        return r->least == 1 || !r->unknown ? r->least : RULE_DTZ_UNKNOWN;
+    return r->unknown ? RULE_DTZ_UNKNOWN : r->most;
+}
+
 /* The best move of p under the counts c, searched: the moves in the order of their
- * bounds (rank_bound), until the best found is as good as any bound left. */
+ * bounds (rank_bound), until the best found is as good as any bound left. A won state
+ * whose moves left may win too does not know its distance to zeroing then (one of them
+ * may zero sooner), unless a move found zeroes at once: searching them all for it cost
+ * more than 4 million states where the plies alone needed a few thousand (russian
+ * W:WKa1,Kb2,c3:BKh6 without rule tables). */
 static int solve_moves(struct rule_search *s, const struct position *p,
                        const struct rule_counts *c, struct rule_verdict *out)
 {
@@ -243,6 +278,7 @@ static int solve_moves(struct rule_search *s, const struct position *p,
     struct move_list *list = malloc(sizeof *list);
     struct candidate *cand = malloc(MAX_MOVES * sizeof *cand);
     int status = list && cand ? 0 : RULE_SEARCH_ERR_MEMORY;
+    struct dtz_range dtz = { 0, 0, false };
     bool beyond = false;
     if (status == 0)
         generate_moves(s->row->v, p, 0, list);
@@ -257,18 +293,22 @@ static int solve_moves(struct rule_search *s, const struct position *p,
     if (status == 0)
         qsort(cand, (size_t)list->count, sizeof *cand, compare_candidates);
     for (int k = 0; status == 0 && k < list->count; k++) {
-        if (k > 0 && rule_verdict_rank(*out) >= cand[k].bound)
+        if (k > 0 && rule_verdict_rank(*out) >= cand[k].bound) {
+            dtz.unknown |= out->wdl == WDL_WIN && cand[k].bound > 0;
             break; /* no move left can do better */
+        }
         const struct move *m = &list->moves[cand[k].move];
         struct rule_counts after;
         struct rule_verdict v;
         rule_counts_after(s->row, p, c, move_facts_of(p, m), &cand[k].child, &after);
         status = solve(s, &cand[k].child, &after, &v);
-        v = rule_verdict_parent(v);
+        v = rule_verdict_parent(v, rule_counts_zeroing(s->row, c, &after));
         beyond |= v.beyond;
+        dtz_add(&dtz, v);
         if (k == 0 || rule_verdict_rank(v) > rule_verdict_rank(*out))
             *out = v;
     }
+    out->dtz = dtz_of(&dtz, out->wdl);
     out->beyond = beyond;
     free(list);
     free(cand);
@@ -286,7 +326,7 @@ static int solve(struct rule_search *s, const struct position *p, const struct r
     if (status != 0)
         return status;
     if (dtm != DTM_DRAW && dtm_plies(dtm) == 0) { /* the game is over */
-        *out = (struct rule_verdict){ dtm_wdl(dtm), 0, false };
+        *out = (struct rule_verdict){ dtm_wdl(dtm), 0, 0, false };
         return 0;
     }
     if (dtm == DTM_DRAW || rule_counts_expired(s->row, p, c) >= 0 ||
@@ -299,7 +339,7 @@ static int solve(struct rule_search *s, const struct position *p, const struct r
     if (known && fresh_decides(s->row, p, c, fresh, out))
         return 0;
     if (!known && !any_count_runs(s->row, c)) {
-        *out = (struct rule_verdict){ dtm_wdl(dtm), dtm_plies(dtm), true };
+        *out = (struct rule_verdict){ dtm_wdl(dtm), dtm_plies(dtm), RULE_DTZ_UNKNOWN, true };
         return 0;
     }
     int8_t key[KEY_SIZE];

@@ -35,9 +35,16 @@ struct rule_oracle {
 #define RULE_SEARCH_ERR_MEMORY (-1000)   /* out of memory */
 #define RULE_SEARCH_ERR_TOO_MANY (-1001) /* more states than max_states */
 
+#define RULE_DTZ_UNKNOWN (-2)
+
 struct rule_verdict {
     enum wdl wdl;
     int plies;      /* -1 in a draw */
+    int dtz;        /* the plies to the end of the game or to the next zeroing move
+                       (rule_counts_zeroing) that keeps the value under the rules, the
+                       winner taking the fewest, the loser the most; -1 in a draw;
+                       RULE_DTZ_UNKNOWN where the search took a value without it (a rule
+                       table's fresh value, or `beyond`) */
     bool beyond;    /* a plain value was taken where no count runs and no rule table
                        held the fresh value: an approximation */
 };
@@ -78,10 +85,11 @@ void rule_counts_fresh_for(const struct rule_row *row, const struct position *p,
 /* Wins first by the fewest plies, then draws, then losses by the most plies. */
 int rule_verdict_rank(struct rule_verdict v);
 
-/* The value of a move for the side that plays it, from the value after it. */
-struct rule_verdict rule_verdict_parent(struct rule_verdict child);
+/* The value of a move for the side that plays it, from the value after it; `zeroing`:
+ * the move is a zeroing one (rule_counts_zeroing, or it ends the game). */
+struct rule_verdict rule_verdict_parent(struct rule_verdict child, bool zeroing);
 
-/* A verdict as a DTM code, and back. */
+/* A verdict as a DTM code (its wdl and plies), and back (dtz RULE_DTZ_UNKNOWN). */
 dtm_t rule_verdict_code(struct rule_verdict v);
 struct rule_verdict rule_verdict_of_code(dtm_t code);
 

@@ -281,3 +281,13 @@ int rule_counts_expired(const struct rule_row *row, const struct position *p,
             return k;
     return -1;
 }
+
+bool rule_counts_zeroing(const struct rule_row *row, const struct rule_counts *before,
+                         const struct rule_counts *after)
+{
+    for (int k = 0; k < row->num; k++)
+        if (after->plies[k] == 0 || (before->plies[k] != RULE_COUNT_NOT_STARTED &&
+                                     after->plies[k] == RULE_COUNT_NOT_STARTED))
+            return true;
+    return false;
+}

@@ -104,6 +104,13 @@ int rule_counts_strong_unknown(const struct rule_row *row, const struct rule_cou
 int rule_limit_plies(const struct rule_row *row, int k, const struct position *p,
                      const struct rule_counts *counts);
 
+/* Whether a move that takes the counts from `before` to `after` (rule_counts_after) is a
+ * zeroing move: a count started or was reset by it (it is at 0 after it), or a count
+ * that ran before it no longer runs (its ending was left). The distance to zeroing under
+ * the rules is the plies to the next such move or the end of the game. */
+bool rule_counts_zeroing(const struct rule_row *row, const struct rule_counts *before,
+                         const struct rule_counts *after);
+
 /* The first rule whose count has run out at p (the game is then drawn), or -1. */
 int rule_counts_expired(const struct rule_row *row, const struct position *p,
                         const struct rule_counts *counts);

@@ -409,7 +409,24 @@ typedef struct damero_rules_value {
     damero_counts counts; /* the counts of pos as the value takes them: the given ones,
                             those that start at pos started (0), those of rules not in
                             force DAMERO_COUNT_NOT_STARTED */
+    int dtz;             /* under the rules, the distance to zeroing: the plies to the end
+                            of the game or to the next zeroing move that keeps the value
+                            under the rules, the winner taking the fewest, the loser the
+                            most; -1 in a draw, DAMERO_DTZ_UNKNOWN where the call took a
+                            value without it (see below). A zeroing move is one after which
+                            a count has started or been reset (it is at 0), or a count that
+                            ran no longer does: the analogue of a capture or pawn move under
+                            chess's 50-move rule. dtz <= plies. Playing a move whose value
+                            keeps wdl and whose dtz is one less (or that zeroes) stays within
+                            the rules, as plies does; dtz says how soon the counts change. */
 } damero_rules_value;
+
+/* damero_rules_value.dtz where the call does not know it: the value came from a rule
+ * table (MATERIAL.ru0, .ru1), which holds no distance to zeroing; or the search, having
+ * found the plies, left moves that might also win unsearched (one of them might zero
+ * sooner; searching them all cost millions of states where the plies needed thousands);
+ * or tables_beyond is 1. A distance given is exact. */
+#define DAMERO_DTZ_UNKNOWN (-2)
 
 /* The value of pos under the variant's move-limit rules, given the counts (NULL: as
  * damero_counts_start gives them) and the reading (0 or 1, see above).

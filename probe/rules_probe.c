@@ -295,6 +295,7 @@ static int rules_value(struct search *s, const struct position *p, const struct 
     out->plain = plain;
     out->wdl = public_wdl(v.wdl);
     out->plies = v.plies;
+    out->dtz = v.dtz;
     out->rule = -1;
     out->tables_beyond = v.beyond;
     counts_out(c, &out->counts);
@@ -357,7 +358,8 @@ static int score_rules_move(struct search *s, const damero_position *pos,
         rule_counts_after(s->row, p, c, public_move_facts(pos, &out->move), &child, &after);
         if (expired >= 0) {
             v = (damero_rules_value){ .plain = child_plain, .wdl = DAMERO_DRAW, .plies = -1,
-                                      .rule = out->move.value.wdl != DAMERO_DRAW ? expired : -1 };
+                                      .rule = out->move.value.wdl != DAMERO_DRAW ? expired : -1,
+                                      .dtz = -1 };
             counts_out(&after, &v.counts);
         } else {
             status = rules_value(s, &child, &after, false, child_plain, &v);
@@ -366,9 +368,11 @@ static int score_rules_move(struct search *s, const damero_position *pos,
     if (status != DAMERO_OK)
         return status;
     /* the value for the side that plays the move, one ply earlier */
+    bool zeroing = expired < 0 && rule_counts_zeroing(s->row, c, &after);
     out->value = (damero_rules_value){ .plain = out->move.value, .wdl = -v.wdl,
                                        .plies = v.plies < 0 ? -1 : v.plies + 1, .rule = v.rule,
-                                       .tables_beyond = v.tables_beyond, .counts = v.counts };
+                                       .tables_beyond = v.tables_beyond, .counts = v.counts,
+                                       .dtz = v.dtz < 0 ? v.dtz : zeroing ? 1 : v.dtz + 1 };
     return DAMERO_OK;
 }
 

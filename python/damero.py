@@ -51,8 +51,9 @@ Problem = namedtuple("Problem", "file status message")
 RuleInfo = namedtuple("RuleInfo", "name words readings limit unit source")
 # A value under the rules (damero_rules_value): plain is the Value without them; plies is
 # None in a draw, rule (the binding count's index) None unless the rules turn a win or a
-# loss into a draw; counts those of the position as the value takes them.
-RulesValue = namedtuple("RulesValue", "plain wdl plies rule tables_beyond counts")
+# loss into a draw; counts those of the position as the value takes them; dtz the
+# distance to zeroing under the rules (None in a draw, or where a rule table answered).
+RulesValue = namedtuple("RulesValue", "plain wdl plies rule tables_beyond counts dtz")
 # A move under the rules (damero_rules_move): its value's counts are those after it.
 RulesMove = namedtuple("RulesMove", "move value")
 
@@ -113,7 +114,8 @@ class _RuleInfo(ctypes.Structure):
 
 class _RulesValue(ctypes.Structure):
     _fields_ = [("plain", _Value), ("wdl", ctypes.c_int), ("plies", ctypes.c_int),
-                ("rule", ctypes.c_int), ("tables_beyond", ctypes.c_int), ("counts", _Counts)]
+                ("rule", ctypes.c_int), ("tables_beyond", ctypes.c_int), ("counts", _Counts),
+                ("dtz", ctypes.c_int)]
 
 
 class _RulesMove(ctypes.Structure):
@@ -373,7 +375,7 @@ class Tables:
 
     def _rules_value(self, v):
         return RulesValue(_value(v.plain), v.wdl, _counted(v.plies), _counted(v.rule),
-                          bool(v.tables_beyond), self._counts_list(v.counts))
+                          bool(v.tables_beyond), self._counts_list(v.counts), _counted(v.dtz))
 
     def _c_move(self, move):
         """A Move of this binding back as the C struct damero_counts_after reads."""

@@ -154,6 +154,9 @@ class RulesTest(unittest.TestCase):
         names = [tb.rule(k).name for k in range(tb.rule_count())]
         self.assertEqual(words[value.wdl], printed["wdl"], where)
         self.assertEqual(value.plies, printed["plies"], where)
+        self.assertEqual(value.dtz, printed["dtz"], where)
+        if value.dtz is not None:
+            self.assertLessEqual(value.dtz, value.plies, where)
         self.assertEqual(value.wdl == damero.DRAW and value.plain.wdl == damero.WIN,
                          printed["cursed"], where)
         self.assertEqual(value.wdl == damero.DRAW and value.plain.wdl == damero.LOSS,

@@ -222,7 +222,7 @@ ex="B:WKa1,Kb2,Kc3:BKe5"
 expect 0 "under the rules: draw (blessed loss): the main road count runs out first" -- \
   probe --variant russian --dir "$t" --rules "$ex"
 expect 0 "under the rules: draw (blessed loss)" -- probe --variant russian --dir "$t" --reading 2 "$ex"
-expect 0 '"rules": {"reading": 1, "wdl": "draw", "plies": null, "cursed": false, "blessed": true' -- \
+expect 0 '"rules": {"reading": 1, "wdl": "draw", "plies": null, "dtz": null, "cursed": false, "blessed": true' -- \
   probe --variant russian --dir "$t" --json --rules "$ex"
 run probe --variant russian --dir "$t" "$ex"
 check "probe without --rules prints the rules" test "$(grep -c "under the rules" <<< "$out")" -eq 0

@@ -205,6 +205,9 @@ async function probe(fen) {
 // The value under the variant's move-limit rules, every count starting here (a search:
 // it may take a moment, or fail for want of room, and the plain value stands meanwhile).
 function rulesSentence(rules) {
+  if (rules.wdl !== "draw" && rules.dtz !== null)
+    return `Under the move-limit rules: ${WDL_WORDS[rules.wdl]} in ${inPlies(rules.plies)}; ` +
+      `the next zeroing move (a count starts or resets, or the game ends) in ${inPlies(rules.dtz)}.`;
   if (rules.wdl !== "draw")
     return `Under the move-limit rules: ${WDL_WORDS[rules.wdl]} in ${inPlies(rules.plies)}.`;
   const kind = rules.cursed ? " (a win the rules make a draw)" :
