@@ -487,10 +487,11 @@ bool has_capture(const struct variant *v, const struct position *p)
  * A man landing after its jump in direction d goes on only by a jump in another direction
  * e than back (the piece it just took blocks or may not be taken again). Such a jump
  * neither crosses nor lands on the squares the first jump changed, so it is one of the
- * man jumps of the position as it stands: its landing is in origins[e]. A man crowned
- * on landing may go on as a king, and captures of kings may rank above others; both are
- * left to the search. `origins` are those of man_jump_origins, and no king of the side
- * to move has a jump. */
+ * man jumps of the position as it stands: its landing is in origins[e]. No two single
+ * jumps share their man and the piece taken, so none is another's duplicate. A man
+ * crowned on landing may go on as a king (promote_mid_capture), and captures of kings may
+ * rank above others; both are left to the search. `origins` are those of
+ * man_jump_origins, and no king of the side to move has a jump. */
 static ALWAYS_INLINE int count_single_man_jumps(const struct variant *v,
                                                 const struct geometry *g,
                                                 const struct position *p,
@@ -498,7 +499,7 @@ static ALWAYS_INLINE int count_single_man_jumps(const struct variant *v,
 {
     enum side s = p->side, o = side_other(s);
     bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
-    bb_t stops = v->promote_mid_capture ? promotion_rank(g, s) : 0;
+    bb_t crowning = v->promote_mid_capture ? promotion_rank(g, s) : 0;
     int count = 0;
 
     if ((v->precedence & (PRECEDENCE_MOST_KINGS | PRECEDENCE_KING_FIRST)) &&
@@ -507,7 +508,7 @@ static ALWAYS_INLINE int count_single_man_jumps(const struct variant *v,
     for (int d = 0; d < NUM_DIRS; d++) {
         bb_t jumpers = origins[d] & p->men[s];
         bb_t landings = bb_step(g, bb_step(g, jumpers, (enum direction)d), (enum direction)d);
-        bb_t goes_on = stops;
+        bb_t goes_on = crowning;
         for (int e = 0; e < NUM_DIRS; e++)
             if (e != (int)direction_opposite((enum direction)d))
                 goes_on |= origins[e];
