@@ -94,11 +94,19 @@ static inline int bb_count(bb_t b) { return __builtin_popcountll(b); }
 static inline int bb_first(bb_t b) { return __builtin_ctzll(b); }
 static inline bb_t bb_of(int bit) { return (bb_t)1 << bit; }
 
-/* Every square of b moved one step in direction d; squares leaving the board vanish. */
+/* Every square of b (squares of the board g) moved one step in direction d; squares
+ * leaving the board vanish.
+ *
+ * A rotation by the step's shift rather than a shift: one instruction, and no choice of
+ * shifting left or right to wait for (the move generator's commonest operation). It is
+ * the shift wherever bits do not wrap round; those that wrap never land on the board:
+ * on the diagonal boards the board ends more than a step's shift below bit 64 (so only
+ * a step down wraps, onto bits above the board), and on the orthogonal board a wrapping
+ * bit lands on the edge the step cannot arrive on, outside step_mask. */
 static inline bb_t bb_step(const struct geometry *g, bb_t b, enum direction d)
 {
-    int s = g->shift[d];
-    return (s > 0 ? b << s : b >> -s) & g->step_mask[d];
+    unsigned r = (unsigned)g->shift[d] & 63;
+    return ((b << r) | (b >> (-r & 63))) & g->step_mask[d];
 }
 
 #define BB_FOR_EACH(bit, set) \

@@ -377,20 +377,28 @@ static ALWAYS_INLINE bb_t jumpers_any_way(const struct geometry *g, bb_t pieces,
     return origins & pieces;
 }
 
-/* The men of the side to move that have a first jump; only they can start a capture. */
-static ALWAYS_INLINE bb_t men_that_can_capture(const struct variant *v,
-                                               const struct geometry *g,
-                                               const struct position *p, bb_t empty)
+/* For each direction d, the squares from which a man of the side to move would jump in
+ * direction d, whether a man stands there or not: over a piece it may take, to an empty
+ * square. 0 for the directions men do not capture in. */
+static ALWAYS_INLINE void man_jump_origins(const struct variant *v, const struct geometry *g,
+                                           const struct position *p, bb_t empty,
+                                           bb_t origins[NUM_DIRS])
 {
     enum side s = p->side, o = side_other(s);
     bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
-    bb_t origins = 0;
+    unsigned dirs = man_capture_dirs(v, g, s);
 
-    if (v->men_capture_backward)
-        return jumpers_any_way(g, p->men[s], victims, empty);
-    for (int i = 0; i < g->num_man_dirs; i++)
-        origins |= jump_origins(g, empty, victims, direction_opposite(g->man_dir[s][i]));
-    return origins & p->men[s];
+    for (int d = 0; d < NUM_DIRS; d++)
+        origins[d] = dirs >> d & 1
+                         ? jump_origins(g, empty, victims, direction_opposite((enum direction)d))
+                         : 0;
+}
+
+/* The men of the side to move that have a first jump, from their man_jump_origins. */
+static ALWAYS_INLINE bb_t men_that_can_capture(const struct position *p,
+                                               const bb_t origins[NUM_DIRS])
+{
+    return (origins[0] | origins[1] | origins[2] | origins[3]) & p->men[p->side];
 }
 
 /* Every capture of the pieces `starters` (the side to move's, from capture_starters), in
@@ -451,21 +459,64 @@ static ALWAYS_INLINE bb_t kings_that_can_capture(const struct variant *v,
 }
 
 /* The pieces of the side to move that have a first jump, on the variant's board g: none
- * when it has no capture. Found once per move generation and handed to the search. */
+ * when it has no capture. Found once per move generation and handed to the search; the
+ * men's jumps by direction are left in `origins` (man_jump_origins). */
 static ALWAYS_INLINE bb_t capture_starters(const struct variant *v,
                                            const struct geometry *g,
-                                           const struct position *p)
+                                           const struct position *p, bb_t origins[NUM_DIRS])
 {
     bb_t empty = g->board & ~position_occupied(p);
 
-    return men_that_can_capture(v, g, p, empty) |
+    man_jump_origins(v, g, p, empty, origins);
+    return men_that_can_capture(p, origins) |
            kings_that_can_capture(v, g, p->kings[p->side],
                                   position_pieces(p, side_other(p->side)), empty);
 }
 
 bool has_capture(const struct variant *v, const struct position *p)
 {
-    return capture_starters(v, v->board(), p) != 0;
+    bb_t origins[NUM_DIRS];
+
+    return capture_starters(v, v->board(), p, origins) != 0;
+}
+
+/* The number of captures when each is a single jump of a man, or -1 when some capture
+ * might be longer or rank above another. Most captures at perft's last ply are of this
+ * kind, and counting them takes a few whole-board steps instead of the search.
+ *
+ * A man landing after its jump in direction d goes on only by a jump in another direction
+ * e than back (the piece it just took blocks or may not be taken again). Such a jump
+ * neither crosses nor lands on the squares the first jump changed, so it is one of the
+ * man jumps of the position as it stands: its landing is in origins[e]. No two single
+ * jumps share their man and the piece taken, so none is another's duplicate. A man
+ * crowned on landing may go on as a king (promote_mid_capture), and captures of kings may
+ * rank above others; both are left to the search. `origins` are those of
+ * man_jump_origins, and no king of the side to move has a jump. */
+static ALWAYS_INLINE int count_single_man_jumps(const struct variant *v,
+                                                const struct geometry *g,
+                                                const struct position *p,
+                                                const bb_t origins[NUM_DIRS])
+{
+    enum side s = p->side, o = side_other(s);
+    bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
+    bb_t crowning = v->promote_mid_capture ? promotion_rank(g, s) : 0;
+    int count = 0;
+
+    if ((v->precedence & (PRECEDENCE_MOST_KINGS | PRECEDENCE_KING_FIRST)) &&
+        (victims & p->kings[o]))
+        return -1;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        bb_t jumpers = origins[d] & p->men[s];
+        bb_t landings = bb_step(g, bb_step(g, jumpers, (enum direction)d), (enum direction)d);
+        bb_t goes_on = crowning;
+        for (int e = 0; e < NUM_DIRS; e++)
+            if (e != (int)direction_opposite((enum direction)d))
+                goes_on |= origins[e];
+        if (landings & goes_on)
+            return -1;
+        count += bb_count(jumpers);
+    }
+    return count;
 }
 
 /* ---- quiet moves ------------------------------------------------------------------- */
@@ -537,8 +588,8 @@ static ALWAYS_INLINE int generate_moves_body(const struct variant *v,
                                              struct move_list *list, const bool fast)
 {
     const struct geometry *g = v->board();
-
-    bb_t starters = capture_starters(v, g, p);
+    bb_t origins[NUM_DIRS];
+    bb_t starters = capture_starters(v, g, p, origins);
 
     list_clear(list);
     if (starters)
@@ -566,10 +617,16 @@ static ALWAYS_INLINE int count_moves_body(const struct variant *v, const struct 
     const struct geometry *g = v->board();
     enum side s = p->side;
     bb_t occupied = position_occupied(p), empty = g->board & ~occupied;
-    bb_t starters = capture_starters(v, g, p);
+    bb_t origins[NUM_DIRS];
+    bb_t starters = capture_starters(v, g, p, origins);
     int count = 0, k;
 
     if (starters) {
+        if (!(starters & p->kings[s])) {
+            int single = count_single_man_jumps(v, g, p, origins);
+            if (single >= 0)
+                return single;
+        }
         struct move_list list; /* not zeroed: 32 KB on the hottest path */
         list_clear(&list);
         generate_captures(v, g, p, starters, flags, true, &list, fast);

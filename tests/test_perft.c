@@ -124,6 +124,30 @@ static void test_perft_edges(void **state)
     assert_int_equal(perft(v, &p, 3, 0), 0); /* Black has no piece: no move */
 }
 
+/* Counting the moves (perft's last ply, which has ways of its own to count captures)
+ * gives the length of the list generate_moves makes, in every variant and under both
+ * duplicate conventions; men-heavy positions, where captures of men abound. */
+static void test_count_matches_list(void **state)
+{
+    (void)state;
+    for (const struct variant *v = variants; v->name; v++) {
+        uint64_t seed = 14;
+        for (int i = 0; i < 20000; i++) {
+            struct position p = random_position(v, &seed, 1 + i % 12, i % 4 * 5);
+            for (unsigned flags = 0; flags <= MOVES_KEEP_DUPLICATES; flags++) {
+                struct move_list list;
+                generate_moves(v, &p, flags, &list);
+                if (count_moves(v, &p, flags) != list.count) {
+                    char fen[FEN_SIZE];
+                    fen_print(v, &p, fen);
+                    fail_msg("%s %s: %d moves counted, %d listed", v->name, fen,
+                             count_moves(v, &p, flags), list.count);
+                }
+            }
+        }
+    }
+}
+
 /* The colour flip (turn the board, swap colours and the side to move) is a symmetry of
  * every variant: the flipped position has the same move tree. Flipping twice is nothing. */
 static void test_colour_flip_symmetry(void **state)
@@ -196,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_perft_published),
         cmocka_unit_test(test_perft_deep),
         cmocka_unit_test(test_perft_edges),
+        cmocka_unit_test(test_count_matches_list),
         cmocka_unit_test(test_colour_flip_symmetry),
         cmocka_unit_test(test_turkish_mirror_symmetry),
         cmocka_unit_test(test_cpu_choice),
