@@ -57,9 +57,8 @@ int rule_verdict_rank(struct rule_verdict v)
 struct rule_verdict rule_verdict_parent(struct rule_verdict child, bool zeroing)
 {
     enum wdl wdl = child.wdl == WDL_WIN ? WDL_LOSS : child.wdl == WDL_LOSS ? WDL_WIN : WDL_DRAW;
-    int dtz = wdl == WDL_DRAW ? -1 : zeroing ? 1 : child.dtz < 0 ? child.dtz : child.dtz + 1;
-    return (struct rule_verdict){ wdl, child.plies < 0 ? -1 : child.plies + 1, dtz,
-                                  child.beyond };
+    return (struct rule_verdict){ wdl, child.plies < 0 ? -1 : child.plies + 1,
+                                  rule_dtz_parent(child.dtz, wdl == WDL_DRAW, zeroing), child.beyond };
 }
 
 dtm_t rule_verdict_code(struct rule_verdict v)
@@ -239,19 +238,22 @@ static int compare_candidates(const void *pa, const void *pb)
 
 /* The distance to zeroing of the moves seen so far: the winner's is the least over the
  * moves that win, the loser's the most over all (every move of a lost state loses). A
- * move whose distance is not known makes the least unknown unless another has 1, and
- * the most unknown. */
+ * winning move whose distance is not known makes the least unknown unless another has
+ * 1; any move's, the most. */
 struct dtz_range {
     int least, most;        /* 0: no move seen yet */
-    bool unknown;
+    bool least_unknown, most_unknown;
 };
 
 static void dtz_add(struct dtz_range *r, struct rule_verdict move)
 {
-    if (move.dtz == RULE_DTZ_UNKNOWN)
-        r->unknown = true;
-    else if (move.wdl == WDL_WIN && (r->least == 0 || move.dtz < r->least))
-        r->least = move.dtz;
+    bool unknown = move.dtz == RULE_DTZ_UNKNOWN;
+    r->most_unknown |= unknown;
+    if (move.wdl == WDL_WIN) {
+        r->least_unknown |= unknown;
+        if (!unknown && (r->least == 0 || move.dtz < r->least))
+            r->least = move.dtz;
+    }
     if (move.dtz > r->most)
         r->most = move.dtz;
 }
@@ -261,8 +263,13 @@ static int dtz_of(const struct dtz_range *r, enum wdl wdl)
     if (wdl == WDL_DRAW)
         return -1;
     if (wdl == WDL_WIN)
-        return r->least == 1 || !r->unknown ? r->least : RULE_DTZ_UNKNOWN;
-    return r->unknown ? RULE_DTZ_UNKNOWN : r->most;
+        return r->least == 1 || !r->least_unknown ? r->least : RULE_DTZ_UNKNOWN;
+    return r->most_unknown ? RULE_DTZ_UNKNOWN : r->most;
+}
+
+int rule_dtz_parent(int child_dtz, bool drawn, bool zeroing)
+{
+    return drawn ? -1 : zeroing ? 1 : child_dtz < 0 ? child_dtz : child_dtz + 1;
 }
 
 /* The best move of p under the counts c, searched: the moves in the order of their
@@ -278,7 +285,7 @@ static int solve_moves(struct rule_search *s, const struct position *p,
     struct move_list *list = malloc(sizeof *list);
     struct candidate *cand = malloc(MAX_MOVES * sizeof *cand);
     int status = list && cand ? 0 : RULE_SEARCH_ERR_MEMORY;
-    struct dtz_range dtz = { 0, 0, false };
+    struct dtz_range dtz = { 0, 0, false, false };
     bool beyond = false;
     if (status == 0)
         generate_moves(s->row->v, p, 0, list);
@@ -294,7 +301,7 @@ static int solve_moves(struct rule_search *s, const struct position *p,
         qsort(cand, (size_t)list->count, sizeof *cand, compare_candidates);
     for (int k = 0; status == 0 && k < list->count; k++) {
         if (k > 0 && rule_verdict_rank(*out) >= cand[k].bound) {
-            dtz.unknown |= out->wdl == WDL_WIN && cand[k].bound > 0;
+            dtz.least_unknown |= out->wdl == WDL_WIN && cand[k].bound > 0;
             break; /* no move left can do better */
         }
         const struct move *m = &list->moves[cand[k].move];

@@ -89,6 +89,11 @@ int rule_verdict_rank(struct rule_verdict v);
  * the move is a zeroing one (rule_counts_zeroing, or it ends the game). */
 struct rule_verdict rule_verdict_parent(struct rule_verdict child, bool zeroing);
 
+/* A move's distance to zeroing for the side that plays it, from the distance after it:
+ * -1 when the move draws; 1 when it zeroes; else one more than after it, or
+ * RULE_DTZ_UNKNOWN when that is not known. */
+int rule_dtz_parent(int child_dtz, bool drawn, bool zeroing);
+
 /* A verdict as a DTM code (its wdl and plies), and back (dtz RULE_DTZ_UNKNOWN). */
 dtm_t rule_verdict_code(struct rule_verdict v);
 struct rule_verdict rule_verdict_of_code(dtm_t code);

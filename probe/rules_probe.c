@@ -372,7 +372,8 @@ static int score_rules_move(struct search *s, const damero_position *pos,
     out->value = (damero_rules_value){ .plain = out->move.value, .wdl = -v.wdl,
                                        .plies = v.plies < 0 ? -1 : v.plies + 1, .rule = v.rule,
                                        .tables_beyond = v.tables_beyond, .counts = v.counts,
-                                       .dtz = v.dtz < 0 ? v.dtz : zeroing ? 1 : v.dtz + 1 };
+                                       .dtz = rule_dtz_parent(v.dtz, v.wdl == DAMERO_DRAW,
+                                                              zeroing) };
     return DAMERO_OK;
 }
 
