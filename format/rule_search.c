@@ -61,6 +61,16 @@ struct rule_verdict rule_verdict_parent(struct rule_verdict child, bool zeroing)
                                   rule_dtz_parent(child.dtz, wdl == WDL_DRAW, zeroing), child.beyond };
 }
 
+int rule_dtz_stored(dtm_t value, int dtz)
+{
+    return value == DTM_DRAW || dtz < 0 ? 0 : dtz;
+}
+
+int rule_dtz_of_stored(dtm_t value, int stored)
+{
+    return stored == 0 && value != DTM_DRAW && dtm_plies(value) > 0 ? RULE_DTZ_UNKNOWN : stored;
+}
+
 dtm_t rule_verdict_code(struct rule_verdict v)
 {
     return v.wdl == WDL_WIN ? dtm_win(v.plies) : v.wdl == WDL_LOSS ? dtm_loss(v.plies) : DTM_DRAW;
@@ -173,12 +183,17 @@ static bool count_cannot_hold(const struct rule_search *s, const struct position
  * draw; a win or loss in d plies stays so when every count that differs from the fresh
  * one has d plies left, and is a draw when a "win within" count has fewer. A count's
  * limit stays what it is at p along every line (its strong side and the side that moved
- * first in it do not change). */
+ * first in it do not change). The distance to zeroing is the fresh one, fresh_dtz, where
+ * the counts keep it (rule_counts_keep_distance). */
 static bool fresh_decides(const struct rule_row *row, const struct position *p,
-                          const struct rule_counts *c, dtm_t fresh, struct rule_verdict *out)
+                          const struct rule_counts *c, dtm_t fresh, int fresh_dtz,
+                          struct rule_verdict *out)
 {
     struct rule_verdict v = rule_verdict_of_code(fresh);
     bool all_hold = true;
+    if (fresh_dtz != RULE_DTZ_UNKNOWN && v.wdl != WDL_DRAW &&
+        rule_counts_keep_distance(row, p, c))
+        v.dtz = fresh_dtz;
     if (v.wdl == WDL_DRAW) {
         *out = draw_verdict;
         return true;
@@ -328,6 +343,7 @@ static int solve(struct rule_search *s, const struct position *p, const struct r
     const struct rule_oracle *o = s->oracle;
     dtm_t dtm, fresh;
     mtc_t mtc;
+    int fresh_dtz;
     bool known;
     int status = o->plain(o->context, p, &dtm, &mtc);
     if (status != 0)
@@ -341,9 +357,9 @@ static int solve(struct rule_search *s, const struct position *p, const struct r
         *out = draw_verdict;
         return 0;
     }
-    if ((status = o->fresh(o->context, p, &fresh, &known)) != 0)
+    if ((status = o->fresh(o->context, p, &fresh, &fresh_dtz, &known)) != 0)
         return status;
-    if (known && fresh_decides(s->row, p, c, fresh, out))
+    if (known && fresh_decides(s->row, p, c, fresh, fresh_dtz, out))
         return 0;
     if (!known && !any_count_runs(s->row, c)) {
         *out = (struct rule_verdict){ dtm_wdl(dtm), dtm_plies(dtm), RULE_DTZ_UNKNOWN, true };

@@ -22,8 +22,11 @@ struct rule_oracle {
     int (*plain)(void *context, const struct position *p, dtm_t *dtm, mtc_t *mtc);
     /* The value under the rules of p's fresh state (counts as rule_counts_fresh gives
      * them), coded as a DTM, when a rule table holds it (*known); else the search goes
-     * on below p, and where no count runs takes the plain value (flagged `beyond`). */
-    int (*fresh)(void *context, const struct position *p, dtm_t *value, bool *known);
+     * on below p, and where no count runs takes the plain value (flagged `beyond`).
+     * *dtz: the fresh state's distance to zeroing when a distance table holds it (and
+     * *known), else RULE_DTZ_UNKNOWN (rule_dtz_of_stored reads a stored one). */
+    int (*fresh)(void *context, const struct position *p, dtm_t *value, int *dtz,
+                 bool *known);
     /* Optional (NULL: not known): for a position won or lost without the rules, the
      * plies to the next capture or promotion, the winner keeping the win and taking the
      * fewest, the loser the most (gen/reset_distance.h), or -1 when not known for p. A
@@ -93,6 +96,13 @@ struct rule_verdict rule_verdict_parent(struct rule_verdict child, bool zeroing)
  * -1 when the move draws; 1 when it zeroes; else one more than after it, or
  * RULE_DTZ_UNKNOWN when that is not known. */
 int rule_dtz_parent(int child_dtz, bool drawn, bool zeroing);
+
+/* The distance to zeroing a distance table stores for a state whose value under the
+ * rules is `value` (coded as a DTM): 0 in a draw, where the game is over, and where the
+ * generator did not know it (a win or loss in more than 0 plies never has 0); and back,
+ * RULE_DTZ_UNKNOWN for the last. */
+int rule_dtz_stored(dtm_t value, int dtz);
+int rule_dtz_of_stored(dtm_t value, int stored);
 
 /* A verdict as a DTM code (its wdl and plies), and back (dtz RULE_DTZ_UNKNOWN). */
 dtm_t rule_verdict_code(struct rule_verdict v);

@@ -214,22 +214,62 @@ static bool resets(const struct move_limit_rule *rule, struct move_facts f)
     return false;
 }
 
+/* Whether a man step resets rule k's count (in a material with men). */
+static bool step_resets(const struct rule_row *row, int k, const struct material *m)
+{
+    const struct move_facts step = { .man_move = true };
+    return material_men(m) > 0 && resets(row_rule(row, k), step);
+}
+
 bool rule_counts_in_step(const struct rule_row *row, const struct material *m)
 {
     struct forces f = forces_of(row, m);
-    const struct move_facts step = { .man_move = material_men(m) > 0 };
     const struct move_facts capture = { .capture = true },
                             promotion = { .man_move = true, .promotion = true };
+    int first = -1; /* the first rule in force, whose man steps the others must match */
     for (int k = 0; k < row->num; k++) {
         const struct move_limit_rule *rule = row_rule(row, k);
         if (!((f.rules >> k) & 1))
             continue;
+        if (first < 0)
+            first = k;
         if (rule->kind != LIMIT_NO_PROGRESS || rule_has_precondition(rule) ||
-            resets(rule, step) || !resets(rule, capture) ||
+            step_resets(row, k, m) != step_resets(row, first, m) || !resets(rule, capture) ||
             (material_men(m) > 0 && !resets(rule, promotion)))
             return false;
     }
     return f.rules != 0;
+}
+
+bool rule_steps_reset(const struct rule_row *row, const struct material *m)
+{
+    struct forces f = forces_of(row, m);
+    for (int k = 0; k < row->num; k++)
+        if ((f.rules >> k) & 1)
+            return step_resets(row, k, m);
+    return false;
+}
+
+bool rule_counts_keep_distance(const struct rule_row *row, const struct position *p,
+                               const struct rule_counts *counts)
+{
+    if (rule_counts_differing(row, p, counts) == 0)
+        return true;
+    struct material m = material_of(p);
+    if (!rule_counts_in_step(row, &m))
+        return false;
+    unsigned in_force_here = forces_of(row, &m).rules;
+    int plies = RULE_COUNT_NOT_STARTED;
+    for (int k = 0; k < row->num; k++) {
+        bool running = counts->plies[k] != RULE_COUNT_NOT_STARTED;
+        if (running != (((in_force_here >> k) & 1) != 0))
+            return false;
+        if (running && plies != RULE_COUNT_NOT_STARTED && counts->plies[k] != plies)
+            return false;
+        if (running)
+            plies = counts->plies[k];
+    }
+    return true;
 }
 
 void rule_counts_after(const struct rule_row *row, const struct position *p,

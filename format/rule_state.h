@@ -60,12 +60,18 @@ bool rule_in_force(const struct rule_row *row, int k, const struct position *p,
 
 /* Whether the counts run in step inside canonical material m: every rule in force there
  * is a no-progress rule without a precondition (its count starts at 0 in every fresh
- * state of m, and no count starts inside m), that a move staying in m (neither a capture
- * nor a promotion: a king move, or a man step where m has men) does not reset, and that a
- * capture and a promotion reset (or end, when the rule does not cover where they lead).
- * Then every state reached inside m from a fresh state has all its running counts at the
- * same plies, and a move out of m leads to a fresh state. False when no rule covers m. */
+ * state of m, and no count starts inside m), that a capture and a promotion reset (or
+ * end, when the rule does not cover where they lead), and that a man step (where m has
+ * men) either resets for all of them or for none. Then every state reached inside m from
+ * a fresh state, until a move resets or ends the counts, has all its running counts at
+ * the same plies, and that move leads to a fresh state: of another material, or of m
+ * itself after a man step that resets them (rule_steps_reset). False when no rule
+ * covers m. */
 bool rule_counts_in_step(const struct rule_row *row, const struct material *m);
+
+/* Whether a man step resets the counts in force in m (m has men, and its first rule in
+ * force, like every other when rule_counts_in_step, is reset by a man move). */
+bool rule_steps_reset(const struct rule_row *row, const struct material *m);
 
 /* The facts of move m of p. */
 struct move_facts move_facts_of(const struct position *p, const struct move *m);
@@ -110,6 +116,16 @@ int rule_limit_plies(const struct rule_row *row, int k, const struct position *p
  * the rules is the plies to the next such move or the end of the game. */
 bool rule_counts_zeroing(const struct rule_row *row, const struct rule_counts *before,
                          const struct rule_counts *after);
+
+/* Whether the state (p, counts), counts settled for p, has the distance to zeroing of
+ * p's fresh state wherever the fresh value is its value: its counts are the fresh ones,
+ * or p's material runs its counts in step (rule_counts_in_step) and the counts running
+ * are exactly the fresh ones, all at the same plies (inside such a material the state
+ * with k plies played is won or lost exactly when the fresh one's distance fits in what
+ * is left of the count, and then with that distance: docs/how-it-works.md, "The distance
+ * to zeroing"). */
+bool rule_counts_keep_distance(const struct rule_row *row, const struct position *p,
+                               const struct rule_counts *counts);
 
 /* The first rule whose count has run out at p (the game is then drawn), or -1. */
 int rule_counts_expired(const struct rule_row *row, const struct position *p,

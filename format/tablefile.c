@@ -23,6 +23,8 @@ const char *table_metric_suffix(enum table_metric metric)
     case METRIC_MTC: return ".mtc";
     case METRIC_RULES0: return ".ru0";
     case METRIC_RULES1: return ".ru1";
+    case METRIC_ZEROING0: return ".rz0";
+    case METRIC_ZEROING1: return ".rz1";
     }
     return ".unknown";
 }
@@ -203,6 +205,8 @@ unsigned table_metric_max_value(enum table_metric metric)
     case METRIC_MTC: return mtc_of_plies(DTM_MAX_PLIES);
     case METRIC_RULES0:
     case METRIC_RULES1: return dtm_loss(DTM_MAX_PLIES);
+    case METRIC_ZEROING0:
+    case METRIC_ZEROING1: return DTM_MAX_PLIES;
     }
     return 0;
 }

@@ -37,20 +37,31 @@
 
 /* METRIC_RULES0 and METRIC_RULES1: the value under the move-limit rules of each
  * position's fresh state, under reading 0 or 1, coded as DTM values are (the rule tables:
- * docs/how-it-works.md, "Values under the rules: the table"). */
+ * docs/how-it-works.md, "Values under the rules: the table"). METRIC_ZEROING0 and
+ * METRIC_ZEROING1: the distance to zeroing of the same states (the plies to the end of
+ * the game or to the next zeroing move that keeps the value under the rules), 0 where
+ * the rule table says draw (the distance tables: "The distance to zeroing"). */
 enum table_metric {
     METRIC_WDL = 1,
     METRIC_DTM = 2,
     METRIC_MTC = 3,
     METRIC_RULES0 = 4,
     METRIC_RULES1 = 5,
-    METRIC_LAST = METRIC_RULES1,
+    METRIC_ZEROING0 = 6,
+    METRIC_ZEROING1 = 7,
+    METRIC_LAST = METRIC_ZEROING1,
 };
 
 /* The rule table's metric of a reading (0 or 1). */
 static inline enum table_metric table_metric_rules(int reading)
 {
     return reading ? METRIC_RULES1 : METRIC_RULES0;
+}
+
+/* The distance table's metric of a reading (0 or 1). */
+static inline enum table_metric table_metric_zeroing(int reading)
+{
+    return reading ? METRIC_ZEROING1 : METRIC_ZEROING0;
 }
 
 /* TABLE_FLAG_WDL_ONLY marks the WDL file of a table built without DTM and MTC (damero
@@ -87,8 +98,8 @@ static inline size_t table_value_bytes(const struct table_file_info *info)
     return info->value_bits > 8 ? 2 : 1;
 }
 
-/* The file name suffix of a metric: ".wdl", ".dtm", ".mtc", ".ru0", ".ru1" (four
- * characters each). */
+/* The file name suffix of a metric: ".wdl", ".dtm", ".mtc", ".ru0", ".ru1", ".rz0",
+ * ".rz1" (four characters each). */
 const char *table_metric_suffix(enum table_metric metric);
 
 /* The identity that material m's file of one metric must have: variant, material,

@@ -14,13 +14,22 @@
 #define RULE_STATES_KEPT ((size_t)1 << 19)
 #define RULE_STATES_MAX ((size_t)1 << 24)
 
+/* What values[side][index] holds for a position not solved yet: no DTM code has it. */
+#define RULE_VALUE_PENDING ((dtm_t)0xffff)
+
 /* The value under the rules of every position of ix's material (canonical, its counts
- * in step under row) in its fresh state, into values[side][index], coded as DTM. The
+ * in step under row) in its fresh state, into values[side][index], coded as DTM, and its
+ * distance to zeroing into dtz[side][index] (0 in a draw). Where man steps reset the
+ * counts (rule_steps_reset), a man step leads to a fresh state of the material itself, a
+ * level of men advancement more advanced: the values are solved a level at a time, and
+ * the oracle's `fresh` must give those of values[] that are no longer
+ * RULE_VALUE_PENDING, with their distances (the other positions of the material are not
+ * asked for). The
  * oracle gives the values without the rules and the fresh values of the other materials,
  * as to the search (which values the moves out of the material through it). On every
  * OpenMP thread; the values do not depend on their number. Returns 0, or a status of
  * the oracle's or the search's (format/rule_search.h). */
 int rule_layers_solve(const struct rule_row *row, const struct rule_oracle *oracle,
-                      const struct material_index *ix, dtm_t *values[2]);
+                      const struct material_index *ix, dtm_t *values[2], uint16_t *dtz[2]);
 
 #endif

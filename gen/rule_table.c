@@ -67,10 +67,15 @@ static int load_rule_table(struct tableset *ts, struct tableset *rules, const st
 struct rule_context {
     const struct tableset *ts;     /* the tables without the rules */
     const struct tableset *rules;  /* the rule tables of the other materials, as DTM */
+    const struct tableset *zeroing; /* their distance tables, the distance as DTM */
     struct material building;      /* canonical: the material whose fresh values are sought */
     const struct material_index *ix; /* building's */
     const uint16_t *distance;      /* building's reset distance (gen/reset_distance.h), or
                                       NULL when no count that needs it covers building */
+    /* building's own fresh values and distances as the layers find them (those not
+     * RULE_VALUE_PENDING are known), or NULL */
+    dtm_t *const *own;
+    uint16_t *const *own_dtz;
 };
 
 static int plain_value(void *context, const struct position *p, dtm_t *dtm, mtc_t *mtc)
@@ -80,17 +85,34 @@ static int plain_value(void *context, const struct position *p, dtm_t *dtm, mtc_
     return tableset_value(rc->ts, p, dtm, rc->ts->dtm_only ? NULL : mtc);
 }
 
-static int fresh_value(void *context, const struct position *p, dtm_t *value, bool *known)
+static int fresh_value(void *context, const struct position *p, dtm_t *value, int *dtz,
+                       bool *known)
 {
     const struct rule_context *rc = context;
     struct lookup l;
-    const struct table *t = NULL;
-    if (lookup_position(rc->ts->v, p, &l) == LOOKUP_TABLE &&
-        !material_equal(&l.material, &rc->building))
-        t = tableset_find(rc->rules, &l.material);
+    const struct table *t = NULL, *z = NULL;
+    *known = false;
+    *dtz = RULE_DTZ_UNKNOWN;
+    if (lookup_position(rc->ts->v, p, &l) != LOOKUP_TABLE)
+        return 0;
+    if (material_equal(&l.material, &rc->building)) {
+        uint64_t i = rc->own ? index_of(rc->ix, &l.oriented, NULL) : 0;
+        *known = rc->own && rc->own[l.oriented.side][i] != RULE_VALUE_PENDING;
+        if (*known) {
+            *value = rc->own[l.oriented.side][i];
+            *dtz = rule_dtz_of_stored(*value, rc->own_dtz[l.oriented.side][i]);
+        }
+        return 0;
+    }
+    t = tableset_find(rc->rules, &l.material);
+    z = tableset_find(rc->zeroing, &l.material);
     *known = t != NULL;
-    if (t)
-        *value = t->dtm[l.oriented.side][index_of(&t->ix, &l.oriented, NULL)];
+    if (t) {
+        uint64_t i = index_of(&t->ix, &l.oriented, NULL);
+        *value = t->dtm[l.oriented.side][i];
+        if (z)
+            *dtz = rule_dtz_of_stored(*value, z->dtm[l.oriented.side][i]);
+    }
     return 0;
 }
 
@@ -108,10 +130,12 @@ static int reset_distance(void *context, const struct position *p, int *plies)
     return 0;
 }
 
-/* The fresh values of every position of the material, by the search, on every thread.
- * Returns 0, or a status of the search's or the oracle's. */
+/* The fresh values of every position of the material and their distances to zeroing as
+ * stored (rule_dtz_stored: where the search does not know it, 0), by the search, on
+ * every thread. Returns 0, or a status of the search's or the oracle's. */
 static int search_material(const struct rule_oracle *oracle, const struct rule_row *row,
-                           const struct material_index *ix, dtm_t *values[2])
+                           const struct material_index *ix, dtm_t *values[2],
+                           uint16_t *dtz[2])
 {
     int failure = 0;
 #pragma omp parallel
@@ -136,6 +160,7 @@ static int search_material(const struct rule_oracle *oracle, const struct rule_r
             rule_counts_fresh(row, &p, &fresh);
             status = rule_search_value(&search, &p, &fresh, &v);
             values[side][i] = rule_verdict_code(v);
+            dtz[side][i] = (uint16_t)rule_dtz_stored(values[side][i], v.dtz);
             if (status != 0) {
 #pragma omp atomic write
                 failure = status;
@@ -196,15 +221,117 @@ static int distance_of(const struct tableset *ts, const struct material *m,
     return -1;
 }
 
-/* The fresh values of m under one reading into t (t->ix and t->dtm set). */
-static int solve_rules(struct tableset *ts, struct tableset *rules, const struct material *m,
-                       int reading, enum rule_solver solver, struct table *t, char *err,
-                       size_t err_size)
+/* ---- a material no rule covers: the plain solver ---- */
+
+/* The exits of the moves out of a material no rule covers, for its distance to zeroing:
+ * for each position of material c (the rule table `value` and the distance table
+ * `distance` of c), its fresh value under the rules with, as plies, 0 where a count runs
+ * in its fresh state (no count runs before the move, so the move into it zeroes) and its
+ * distance otherwise. The plain solver over these gives each position its distance as
+ * its plies: the winner's fewest over the moves that win, the loser's most. Returns 0,
+ * -1 when memory runs out, -2 when a distance it needs is not known. */
+static int add_exits(struct tableset *exits, const struct rule_row *row,
+                     const struct table *value, const struct table *distance)
+{
+    struct table t = { .m = value->m };
+    if (tableset_index_init(&t.ix, row->v, &t.m) < 0)
+        return -1;
+    uint64_t n = t.ix.size;
+    for (int side = 0; side < 2; side++)
+        if (!(t.dtm[side] = malloc(n * sizeof(dtm_t) + 1))) {
+            table_free(&t);
+            return -1;
+        }
+    uint64_t unknown = 0;
+#pragma omp parallel for schedule(static, 4096) reduction(+ : unknown)
+    for (uint64_t j = 0; j < 2 * n; j++) {
+        int side = (int)(j / n);
+        uint64_t i = j % n;
+        dtm_t code = value->dtm[side][i];
+        struct position p;
+        struct rule_counts fresh;
+        bool counting = false;
+        if (code != DTM_DRAW) {
+            index_position(&t.ix, i, (enum side)side, &p);
+            rule_counts_fresh(row, &p, &fresh);
+            for (int k = 0; k < row->num; k++)
+                counting |= fresh.plies[k] != RULE_COUNT_NOT_STARTED;
+            int plies = counting ? 0 : rule_dtz_of_stored(code, distance->dtm[side][i]);
+            unknown += plies == RULE_DTZ_UNKNOWN;
+            code = dtm_is_win(code) ? dtm_win(plies) : dtm_loss(plies);
+        }
+        t.dtm[side][i] = code;
+    }
+    if (unknown > 0 || tableset_add(exits, &t) < 0) {
+        table_free(&t);
+        return unknown > 0 ? -2 : -1;
+    }
+    return 0;
+}
+
+/* The values and distances of m, which no rule covers, into *out: the plain solver over
+ * the rule tables of the materials its moves reach (no count runs before a move out of
+ * m, so the counts after it are the fresh ones), and again over their exits (add_exits)
+ * for the distance. */
+static int solve_uncovered(struct tableset *ts, const struct tableset *rules,
+                           const struct tableset *zeroing, const struct rule_row *row,
+                           const struct material *m, struct rule_values *out, char *err,
+                           size_t err_size)
+{
+    struct tableset exits;
+    struct table by_exits = { .m = *m };
+    int status = solve_material(rules, m, NULL, NULL, &out->t, err, err_size);
+    tableset_init(&exits, ts->v, NULL);
+    exits.dtm_only = exits.wdl_only = true;
+    for (int c = 0; c < MATERIAL_CODES && status == 0; c++) {
+        const struct table *value = rules->by_code[c], *distance = zeroing->by_code[c];
+        int added = value && distance ? add_exits(&exits, row, value, distance) : 0;
+        if (added < 0) {
+            /* a material that no count covers is left only for those that count from
+             * the start or in step, or that no count covers: the last alone have no
+             * count in their fresh states, and their distances are all known */
+            snprintf(err, err_size, added == -2 ? "a distance to zeroing that the next "
+                     "material needs is not known (a bug)" : "out of memory");
+            status = -1;
+        }
+    }
+    if (status == 0)
+        status = solve_material(&exits, m, NULL, NULL, &by_exits, err, err_size);
+    uint64_t n = out->t.ix.size;
+    for (int side = 0; side < 2 && status == 0; side++) {
+        if (!(out->dtz[side] = malloc(n * sizeof(uint16_t) + 1))) {
+            snprintf(err, err_size, "out of memory");
+            status = -1;
+            break;
+        }
+        for (uint64_t i = 0; i < n; i++) {
+            dtm_t v = out->t.dtm[side][i], d = by_exits.dtm[side][i];
+            out->dtz[side][i] = (uint16_t)(v == DTM_DRAW ? 0 : dtm_plies(d));
+            if (dtm_wdl(v) != dtm_wdl(d)) {
+                snprintf(err, err_size, "the distance to zeroing disagrees with the value "
+                         "under the rules (a bug)");
+                status = -1;
+                break;
+            }
+        }
+    }
+    table_free(&by_exits);
+    tableset_free(&exits);
+    return status;
+}
+
+/* ---- one material ---- */
+
+/* The fresh values of m under one reading and their distances into *out. */
+static int solve_rules(struct tableset *ts, struct tableset *rules, struct tableset *zeroing,
+                       const struct material *m, int reading, enum rule_solver solver,
+                       struct rule_values *out, char *err, size_t err_size)
 {
     struct rule_row row;
     char name[MATERIAL_NAME_SIZE];
     bool any, from_start, needs_distance;
     uint16_t *distance = NULL;
+    struct table *t = &out->t;
     rule_row_init(&row, ts->v, reading);
     material_name(m, name);
     if (tableset_index_init(&t->ix, ts->v, m) < 0) {
@@ -213,9 +340,9 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, const struct
     }
     coverage_of(&row, &t->ix, &any, &from_start, &needs_distance);
     if (!any) {
-        /* no count runs or starts inside m: the plain solver over the rule tables */
+        /* no count runs or starts inside m */
         index_free(&t->ix);
-        return solve_material(rules, m, NULL, NULL, t, err, err_size);
+        return solve_uncovered(ts, rules, zeroing, &row, m, out, err, err_size);
     }
     bool layers = solver == RULE_SOLVER_ANY && rule_counts_in_step(&row, m);
     if (!layers && !from_start) {
@@ -225,17 +352,19 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, const struct
     }
     t->m = *m;
     for (int side = 0; side < 2; side++)
-        if (!(t->dtm[side] = malloc(t->ix.size * sizeof(dtm_t) + 1))) {
+        if (!(t->dtm[side] = malloc(t->ix.size * sizeof(dtm_t) + 1)) ||
+            !(out->dtz[side] = malloc(t->ix.size * sizeof(uint16_t) + 1))) {
             snprintf(err, err_size, "out of memory");
             return -1;
         }
     /* the layers need no cut: only the search reads the reset distance */
     if (!layers && needs_distance && distance_of(ts, m, &distance, err, err_size) < 0)
         return -1;
-    struct rule_context rc = { ts, rules, *m, &t->ix, distance };
+    struct rule_context rc = { ts, rules, zeroing, *m, &t->ix, distance,
+                               layers ? t->dtm : NULL, layers ? out->dtz : NULL };
     const struct rule_oracle oracle = { &rc, plain_value, fresh_value, reset_distance };
-    int status = layers ? rule_layers_solve(&row, &oracle, &t->ix, t->dtm)
-                        : search_material(&oracle, &row, &t->ix, t->dtm);
+    int status = layers ? rule_layers_solve(&row, &oracle, &t->ix, t->dtm, out->dtz)
+                        : search_material(&oracle, &row, &t->ix, t->dtm, out->dtz);
     free(distance);
     return say_failure(status, err, err_size);
 }
@@ -247,10 +376,11 @@ struct gathered {
     int count;
 };
 
-/* Makes sure ts holds the tables of m and of what its moves reach, and rules the rule
- * tables of the latter under `metric`. */
-static int gather(struct tableset *ts, struct tableset *rules, const struct material *m,
-                  enum table_metric metric, struct gathered *g, char *err, size_t err_size)
+/* Makes sure ts holds the tables of m and of what its moves reach, rules the rule
+ * tables of the latter under `reading`, and zeroing their distance tables. */
+static int gather(struct tableset *ts, struct tableset *rules, struct tableset *zeroing,
+                  const struct material *m, int reading, struct gathered *g, char *err,
+                  size_t err_size)
 {
     g->list = malloc((MATERIAL_CODES + 1) * sizeof *g->list);
     g->loaded = calloc(MATERIAL_CODES + 1, sizeof *g->loaded);
@@ -264,7 +394,10 @@ static int gather(struct tableset *ts, struct tableset *rules, const struct mate
     for (int k = 0; k < g->count; k++) {
         g->loaded[k] = !tableset_find(ts, &g->list[k]);
         if (!tableset_get(ts, &g->list[k], err, err_size) ||
-            (k > 0 && load_rule_table(ts, rules, &g->list[k], metric, err, err_size) < 0))
+            (k > 0 && (load_rule_table(ts, rules, &g->list[k], table_metric_rules(reading),
+                                       err, err_size) < 0 ||
+                       load_rule_table(ts, zeroing, &g->list[k],
+                                       table_metric_zeroing(reading), err, err_size) < 0)))
             return -1;
     }
     return 0;
@@ -301,42 +434,54 @@ static uint32_t values_in_bytes(const uint16_t *const in[2], uint64_t n, uint8_t
     return 8;
 }
 
-/* Writes t's values as the rule table of `metric`, in bytes when they all fit (as the
- * DTM files are: half the bytes for zstd and the probe's cache to hold). */
-static int write_rule_table(const struct tableset *ts, const struct table *t,
-                            enum table_metric metric, char *err, size_t err_size)
+/* Writes material m's values (n per side) as its table of `metric`, in bytes when they
+ * all fit (as the DTM files are: half the bytes for zstd and the probe's cache to hold). */
+static int write_values(const struct tableset *ts, const struct material *m,
+                        enum table_metric metric, uint64_t n, const uint16_t *const in[2],
+                        char *err, size_t err_size)
 {
     char path[4096];
-    struct table_file_info info = table_file_identity(ts->v, &t->m, metric, t->ix.size);
+    struct table_file_info info = table_file_identity(ts->v, m, metric, n);
     uint8_t *bytes[2] = { NULL, NULL };
-    const void *values[2] = { t->dtm[0], t->dtm[1] };
-    info.value_bits = values_in_bytes((const uint16_t *const[2]){ t->dtm[0], t->dtm[1] },
-                                      t->ix.size, bytes);
+    const void *values[2] = { in[0], in[1] };
+    info.value_bits = values_in_bytes(in, n, bytes);
     if (info.value_bits == 0) {
         snprintf(err, err_size, "out of memory writing a rule table");
         return -1;
     }
     if (info.value_bits == 8)
         values[0] = bytes[0], values[1] = bytes[1];
-    tableset_path(ts, &t->m, metric, path, sizeof path);
+    tableset_path(ts, m, metric, path, sizeof path);
     int status = table_file_write(path, &info, values, err, err_size);
     free(bytes[0]);
     free(bytes[1]);
     return status;
 }
 
-int rule_table_values(struct tableset *ts, const struct material *m, int reading,
-                      enum rule_solver solver, struct table *t, char *err, size_t err_size)
+void rule_values_free(struct rule_values *r)
 {
-    struct tableset rules;
+    table_free(&r->t);
+    free(r->dtz[0]);
+    free(r->dtz[1]);
+    r->dtz[0] = r->dtz[1] = NULL;
+}
+
+int rule_table_values(struct tableset *ts, const struct material *m, int reading,
+                      enum rule_solver solver, struct rule_values *out, char *err,
+                      size_t err_size)
+{
+    struct tableset rules, zeroing;
     struct gathered g = { 0 };
-    *t = (struct table){ .m = *m };
+    *out = (struct rule_values){ .t = { .m = *m } };
     tableset_init(&rules, ts->v, NULL);
-    rules.dtm_only = rules.wdl_only = true; /* the plain solver reads DTM only */
-    int status = gather(ts, &rules, m, table_metric_rules(reading), &g, err, err_size);
+    tableset_init(&zeroing, ts->v, NULL);
+    /* the plain solver reads DTM only */
+    rules.dtm_only = rules.wdl_only = zeroing.dtm_only = zeroing.wdl_only = true;
+    int status = gather(ts, &rules, &zeroing, m, reading, &g, err, err_size);
     if (status == 0)
-        status = solve_rules(ts, &rules, m, reading, solver, t, err, err_size);
+        status = solve_rules(ts, &rules, &zeroing, m, reading, solver, out, err, err_size);
     tableset_free(&rules);
+    tableset_free(&zeroing);
     ungather(ts, &g);
     return status;
 }
@@ -344,12 +489,33 @@ int rule_table_values(struct tableset *ts, const struct material *m, int reading
 static int build_reading(struct tableset *ts, const struct material *m, int reading, char *err,
                          size_t err_size)
 {
-    struct table t;
-    int status = rule_table_values(ts, m, reading, RULE_SOLVER_ANY, &t, err, err_size);
+    struct rule_values r;
+    int status = rule_table_values(ts, m, reading, RULE_SOLVER_ANY, &r, err, err_size);
     if (status == 0)
-        status = write_rule_table(ts, &t, table_metric_rules(reading), err, err_size);
-    table_free(&t);
+        status = write_values(ts, m, table_metric_rules(reading), r.t.ix.size,
+                              (const uint16_t *const[2]){ r.t.dtm[0], r.t.dtm[1] }, err,
+                              err_size);
+    if (status == 0)
+        status = write_values(ts, m, table_metric_zeroing(reading), r.t.ix.size,
+                              (const uint16_t *const[2]){ r.dtz[0], r.dtz[1] }, err,
+                              err_size);
+    rule_values_free(&r);
     return status;
+}
+
+/* Whether material m's file of `metric` is there whole. */
+static bool file_intact(struct tableset *ts, const struct material *m, enum table_metric metric,
+                        uint64_t positions)
+{
+    struct table_file_info info;
+    void *values[2];
+    char ignored[512];
+    if (tableset_read_file(ts, m, metric, positions, &info, values, ignored,
+                           sizeof ignored) < 0)
+        return false;
+    free(values[0]);
+    free(values[1]);
+    return true;
 }
 
 int rule_tables_build(struct tableset *ts, const struct material *m, int *built, char *err,
@@ -358,24 +524,18 @@ int rule_tables_build(struct tableset *ts, const struct material *m, int *built,
     int readings = ts->dir && !ts->wdl_only ? rule_table_readings(ts->v) : 0, written = 0;
     for (int reading = 0; reading < readings; reading++) {
         struct material_index ix;
-        struct table_file_info info;
-        void *values[2];
-        char ignored[512];
         if (tableset_index_init(&ix, ts->v, m) < 0) {
             snprintf(err, err_size, "out of memory");
             return -1;
         }
-        bool intact = tableset_read_file(ts, m, table_metric_rules(reading), ix.size, &info,
-                                         values, ignored, sizeof ignored) == 0;
+        bool intact = file_intact(ts, m, table_metric_rules(reading), ix.size) &&
+                      file_intact(ts, m, table_metric_zeroing(reading), ix.size);
         index_free(&ix);
-        if (intact) {
-            free(values[0]);
-            free(values[1]);
+        if (intact)
             continue;
-        }
         if (build_reading(ts, m, reading, err, err_size) < 0)
             return -1;
-        written++;
+        written += 2;
     }
     if (built)
         *built = written;

@@ -1,6 +1,8 @@
 /* The rule tables: for each position, its value under the variant's move-limit rules in
  * its fresh state (docs/how-it-works.md, "Values under the rules: the table"), one file
- * per reading (.ru0, and .ru1 when a rule of the row has a second reading). */
+ * per reading (.ru0, and .ru1 when a rule of the row has a second reading); and beside
+ * each, the distance table (.rz0, .rz1): the same states' distance to zeroing ("The
+ * distance to zeroing"). */
 #ifndef DAMERO_RULE_TABLE_H
 #define DAMERO_RULE_TABLE_H
 
@@ -18,14 +20,23 @@ enum rule_solver {
                             tested against) */
 };
 
-/* The fresh values of canonical material m under one reading into *t (its index and
- * DTM arrays; table_free frees them), as rule_tables_build writes them, by `solver`. The
+/* A material's fresh values under one reading, and their distances to zeroing. */
+struct rule_values {
+    struct table t;       /* the index, and the values coded as DTM in t.dtm[side] */
+    uint16_t *dtz[2];     /* by side and index: the distance to zeroing, 0 in a draw */
+};
+
+void rule_values_free(struct rule_values *r);
+
+/* The fresh values and distances of canonical material m under one reading into *out
+ * (rule_values_free frees them), as rule_tables_build writes them, by `solver`. The
  * tables rule_tables_build reads must be there. Returns 0, or -1 with a sentence in err. */
 int rule_table_values(struct tableset *ts, const struct material *m, int reading,
-                      enum rule_solver solver, struct table *t, char *err, size_t err_size);
+                      enum rule_solver solver, struct rule_values *out, char *err,
+                      size_t err_size);
 
-/* Builds the rule tables of canonical material m into ts->dir, those not already there
- * whole. m's tables and those of every material its moves reach must be on disk or in
+/* Builds the rule and distance tables of canonical material m into ts->dir, those not
+ * already there whole (a reading's two files are built together). m's tables and those of every material its moves reach must be on disk or in
  * ts, with the rule tables of the latter (a build goes in building order). Does nothing
  * without rules, without a directory, or in a WDL-only set (which has no DTM). Sets
  * *built (when not NULL) to the files written. Returns 0, or -1 with a sentence in err. */

@@ -20,6 +20,7 @@
 #include "core/notation.h"
 #include "format/index.h"
 #include "format/lookup.h"
+#include "format/rule_search.h"
 #include "format/rule_state.h"
 #include "format/tablefile.h"
 #include "format/value.h"
@@ -258,7 +259,7 @@ static int map_table_file(damero_tb *tb, struct tb_table *t, enum table_metric m
         }
         f->cache_file = (uint32_t)number;
     }
-    if (status == TABLE_OK && metric >= METRIC_RULES0 &&
+    if (status == TABLE_OK && (metric == METRIC_RULES0 || metric == METRIC_RULES1) &&
         !(f->same_as_dtm = calloc(f->map.num_blocks, sizeof *f->same_as_dtm))) {
         snprintf(err, err_size, "out of memory opening %s", path);
         status = TABLE_ERR_MEMORY;
@@ -786,15 +787,35 @@ static enum block_likeness compare_with_dtm(damero_tb *tb, const struct tb_table
     return likeness;
 }
 
-/* The value of index i of t's rule table under `metric`, when the file is there. dtm,
- * when not NULL, is the DTM of the same index, already read: where the rule table's
- * block holds the DTM file's values, it is the answer. */
+/* The distance to zeroing of index i, whose value under the rules is `value`, from t's
+ * distance table of `metric`, when the file is there and knows it; else *dtz stays
+ * RULE_DTZ_UNKNOWN. */
+static int zeroing_at(damero_tb *tb, struct tb_table *t, enum table_metric metric,
+                      enum side side, uint64_t i, dtm_t value, int *dtz)
+{
+    unsigned v;
+    if (atomic_load_explicit(&t->file[metric - 1].state, memory_order_relaxed) == FILE_ABSENT)
+        return DAMERO_OK;
+    int status = use_file(tb, t, metric);
+    struct value_place at = place_of(t, metric, side, i);
+    if (status == DAMERO_OK && (status = read_value_at(tb, &at, &v)) == DAMERO_OK)
+        *dtz = rule_dtz_of_stored(value, (int)v);
+    return status;
+}
+
+/* The value of index i of t's rule table under `metric`, when the file is there, and
+ * (unless it is a draw) its distance to zeroing from the distance table beside it, when
+ * that is there (else RULE_DTZ_UNKNOWN). dtm, when not NULL, is the DTM of the same
+ * index, already read: where the rule table's block holds the DTM file's values, it is
+ * the answer. */
 static int rules_value_at(damero_tb *tb, struct tb_table *t, enum table_metric metric,
                           enum side side, uint64_t i, const dtm_t *dtm, dtm_t *value,
-                          bool *known)
+                          int *dtz, bool *known)
 {
     unsigned v = 0;
+    enum table_metric zeroing = metric == METRIC_RULES1 ? METRIC_ZEROING1 : METRIC_ZEROING0;
     *known = false;
+    *dtz = RULE_DTZ_UNKNOWN;
     if (!t || atomic_load_explicit(&t->file[metric - 1].state, memory_order_relaxed) ==
                   FILE_ABSENT)
         return DAMERO_OK;
@@ -809,20 +830,23 @@ static int rules_value_at(damero_tb *tb, struct tb_table *t, enum table_metric m
     if (dtm && atomic_load_explicit(same, memory_order_relaxed) == BLOCK_SAME) {
         *value = *dtm;
         *known = true;
-        return DAMERO_OK;
+    } else {
+        status = read_value_at(tb, &at, &v);
+        *value = (dtm_t)v;
+        *known = status == DAMERO_OK;
     }
-    status = read_value_at(tb, &at, &v);
-    *value = (dtm_t)v;
-    *known = status == DAMERO_OK;
+    if (*known && *value != DTM_DRAW)
+        status = zeroing_at(tb, t, zeroing, side, i, *value, dtz);
     return status;
 }
 
 int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
-                      bool *known)
+                      int *dtz, bool *known)
 {
     struct lookup l;
     enum game_end over;
     *known = false;
+    *dtz = RULE_DTZ_UNKNOWN;
     int status = lookup(tb, p, &l, &over);
     if (status != DAMERO_OK || over != GAME_GOES_ON)
         return status;
@@ -834,16 +858,17 @@ int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_
     if ((status = use_file(tb, t, metric)) != DAMERO_OK) /* the index is made there */
         return status;
     return rules_value_at(tb, t, metric, l.oriented.side, index_of(&t->ix, &l.oriented, NULL),
-                          NULL, value, known);
+                          NULL, value, dtz, known);
 }
 
 int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
-                 mtc_t *mtc, dtm_t *fresh, bool *known, struct material *m)
+                 mtc_t *mtc, dtm_t *fresh, int *dtz, bool *known, struct material *m)
 {
     const struct tb_table *t;
     struct position q;
     uint64_t i;
     *known = false;
+    *dtz = RULE_DTZ_UNKNOWN;
     int status = dtm_mtc_at(tb, p, dtm, mtc, &t, &q, &i);
     /* t holds the canonical material; the lookup swapped colours (and the side to move)
      * where p has it the other way round */
@@ -851,7 +876,7 @@ int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dt
     if (!t || *dtm == DTM_DRAW) /* a draw is one under the rules: nothing more to read */
         return status;
     return rules_value_at(tb, (struct tb_table *)t, table_metric_rules(reading), q.side, i,
-                          dtm, fresh, known);
+                          dtm, fresh, dtz, known);
 }
 
 static int public_wdl(enum wdl w)

@@ -23,18 +23,20 @@ int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t
 
 /* The value under the rules of p's fresh state, from the rule table of p's material
  * under reading (0 or 1): *known is false when that table is not there (nor any value
- * of a position whose game is over). A table that is there but cannot be read fails as
- * the other tables do. Returns a damero status. Thread-safe. */
+ * of a position whose game is over); and its distance to zeroing from the distance table
+ * beside it, RULE_DTZ_UNKNOWN when that is not there (-1 is never given: a draw's is 0).
+ * A table that is there but cannot be read fails as the other tables do. Returns a
+ * damero status. Thread-safe. */
 int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
-                      bool *known);
+                      int *dtz, bool *known);
 
 /* At once what the probe under the rules first reads of p: its DTM and MTC, and its
- * rule table's value under reading as probe_rules_fresh gives it, with one lookup of the
+ * rule table's value and distance under reading as probe_rules_fresh gives them, with one lookup of the
  * material and the index; the rule table is not read (*known false) where p is a draw,
  * which it is under the rules too. *m is p's material (material_of(p)), as the lookup
  * found it. Returns a damero status. Thread-safe. */
 int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
-                 mtc_t *mtc, dtm_t *fresh, bool *known, struct material *m);
+                 mtc_t *mtc, dtm_t *fresh, int *dtz, bool *known, struct material *m);
 
 /* DTM and MTC codes as damero_probe returns them. */
 damero_value probe_public_value(dtm_t dtm, mtc_t mtc);

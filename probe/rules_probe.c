@@ -34,6 +34,7 @@ struct search {
     struct position known;
     struct material known_material;
     dtm_t known_dtm, known_fresh;
+    int known_dtz;
     mtc_t known_mtc;
     bool has_known, fresh_known;
 };
@@ -56,15 +57,17 @@ static int plain_value(void *context, const struct position *p, dtm_t *dtm, mtc_
     return probe_plain_value(s->tb, p, dtm, mtc);
 }
 
-static int fresh_value(void *context, const struct position *p, dtm_t *value, bool *known)
+static int fresh_value(void *context, const struct position *p, dtm_t *value, int *dtz,
+                       bool *known)
 {
     const struct search *s = context;
     if (is_known(s, p)) {
         *value = s->known_fresh;
+        *dtz = s->known_dtz;
         *known = s->fresh_known;
         return DAMERO_OK;
     }
-    return probe_rules_fresh(s->tb, p, s->row->reading, value, known);
+    return probe_rules_fresh(s->tb, p, s->row->reading, value, dtz, known);
 }
 
 static int search_init(struct search *s, damero_tb *tb, int reading)
@@ -183,7 +186,8 @@ static int read_position(struct search *s, const damero_position *pos, struct po
     int status = probe_position_in(s->tb, pos, p);
     if (status == DAMERO_OK)
         status = probe_values(s->tb, p, s->row->reading, &s->known_dtm, &s->known_mtc,
-                              &s->known_fresh, &s->fresh_known, &s->known_material);
+                              &s->known_fresh, &s->known_dtz, &s->fresh_known,
+                              &s->known_material);
     if (status != DAMERO_OK)
         return status;
     s->known = *p;
@@ -276,6 +280,8 @@ static int verdict_of(struct search *s, const struct position *p, const struct r
     if (s->fresh_known && is_known(s, p) &&
         (fresh || rule_counts_differing(s->row, p, c) == 0)) {
         *v = rule_verdict_of_code(s->known_fresh);
+        if (v->wdl != WDL_DRAW)
+            v->dtz = s->known_dtz;
         return DAMERO_OK;
     }
     return solve(s, p, c, v);

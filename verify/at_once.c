@@ -22,9 +22,11 @@ static int plain_value(void *context, const struct position *p, dtm_t *dtm, mtc_
 
 /* No rule table: the search goes on below every position (the rule's count runs in
  * every state it reaches, so it never stops at a plain value). */
-static int no_fresh_value(void *context, const struct position *p, dtm_t *value, bool *known)
+static int no_fresh_value(void *context, const struct position *p, dtm_t *value, int *dtz,
+                          bool *known)
 {
     (void)context, (void)p, (void)value;
+    *dtz = RULE_DTZ_UNKNOWN;
     *known = false;
     return 0;
 }
