@@ -12,6 +12,7 @@
 #include "cli/json_out.h"
 #include "cli/options.h"
 #include "core/notation.h"
+#include "format/rule_search.h"
 #include "gen/table_io.h"
 #include "gen/tableset.h"
 
@@ -212,14 +213,46 @@ static int widen_rules(const struct table_file_info *info, void *values[2], dtm_
     return out[0] && out[1] ? 0 : -1;
 }
 
+/* What a distance table (.rz0, .rz1) holds: its longest distance to zeroing, and the
+ * won or lost fresh states it has none for (where a "win within" count runs, the
+ * generator stores one only where its search knows it). */
+struct zeroing_summary {
+    bool is;
+    int longest;
+    uint64_t unknown, known;
+};
+
+static void summarize_zeroing(const struct table_file_info *info, void *values[2],
+                              dtm_t *const rules[2], struct zeroing_summary *z)
+{
+    z->is = true;
+    for (int side = 0; side < 2; side++) {
+        for (uint64_t i = 0; i < info->positions; i++) {
+            int stored = info->value_bits == 16 ? ((const uint16_t *)values[side])[i]
+                                                : ((const uint8_t *)values[side])[i];
+            int dtz = rule_dtz_of_stored(rules[side][i], stored);
+            if (rules[side][i] == DTM_DRAW)
+                continue;
+            z->unknown += dtz == RULE_DTZ_UNKNOWN;
+            z->known += dtz != RULE_DTZ_UNKNOWN;
+            if (dtz > z->longest)
+                z->longest = dtz;
+        }
+        free(values[side]);
+    }
+}
+
 /* Opens the table FILE belongs to, reading and checking FILE whole (so that damage in it
  * is reported even when the statistics come from its .dtm and .mtc siblings). When FILE
- * is a rule table, its values are put in rules[] (else NULL) and its reading in *reading
- * (else -1). */
+ * is a rule table, or the distance table beside one, the rule table's values are put in
+ * rules[] (else NULL) and its reading in *reading (else -1); a distance table's summary
+ * goes to *z. */
 static const struct table *open_table(const char *file, struct tableset *ts, char *dir,
                                       size_t dir_size, dtm_t *rules[2], int *reading,
-                                      char *err, size_t err_size)
+                                      struct zeroing_summary *z, char *err, size_t err_size)
 {
+    void *zeroing[2] = { NULL, NULL };
+    struct table_file_info zeroing_info;
     struct table_file_info info;
     struct material m;
     const struct variant *v;
@@ -253,14 +286,29 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
         free(values[1]);
         return t;
     }
-    *reading = info.metric == METRIC_RULES1;
+    *reading = info.metric == METRIC_RULES1 || info.metric == METRIC_ZEROING1;
+    if (info.metric == METRIC_ZEROING0 || info.metric == METRIC_ZEROING1) {
+        zeroing_info = info;
+        zeroing[0] = values[0], zeroing[1] = values[1];
+        if (tableset_read_file(ts, &m, table_metric_rules(*reading), t->ix.size, &info,
+                               values, err, err_size) < 0) {
+            free(zeroing[0]);
+            free(zeroing[1]);
+            tableset_free(ts);
+            return NULL;
+        }
+    }
     if (widen_rules(&info, values, rules) < 0) {
         snprintf(err, err_size, "out of memory");
         free(rules[0]);
         free(rules[1]);
+        free(zeroing[0]);
+        free(zeroing[1]);
         tableset_free(ts);
         return NULL;
     }
+    if (zeroing[0])
+        summarize_zeroing(&zeroing_info, zeroing, rules, z);
     return t;
 }
 
@@ -289,7 +337,9 @@ int cmd_info(int argc, char **argv)
     }
     if (optind != argc - 1)
         return usage_error("info", "name one table file");
-    if (!(t = open_table(argv[optind], &ts, dir, sizeof dir, rules, &reading, err, sizeof err))) {
+    struct zeroing_summary zeroing = { 0 };
+    if (!(t = open_table(argv[optind], &ts, dir, sizeof dir, rules, &reading, &zeroing, err,
+                         sizeof err))) {
         return input_failure("info", json, "file", argv[optind], EXIT_FAILURE_RUN, err);
     }
     for (int side = WHITE; side <= BLACK && status == EXIT_OK; side++)
@@ -304,6 +354,14 @@ int cmd_info(int argc, char **argv)
             "positions", (json_int_t)(stats[WHITE].positions + stats[BLACK].positions),
             "white", side_json(ts.v, t, WHITE, &stats[WHITE], reading >= 0), "black",
             side_json(ts.v, t, BLACK, &stats[BLACK], reading >= 0));
+        if (json && zeroing.is &&
+            (json_object_set_new(json, "zeroing_longest", json_integer(zeroing.longest)) < 0 ||
+             json_object_set_new(json, "zeroing_known", json_integer((json_int_t)zeroing.known)) < 0 ||
+             json_object_set_new(json, "zeroing_unknown",
+                                 json_integer((json_int_t)zeroing.unknown)) < 0)) {
+            json_decref(json);
+            json = NULL;
+        }
         if (json && reading >= 0 &&
             json_object_set_new(json, "rules_reading", json_integer(reading)) < 0) {
             json_decref(json);
@@ -318,6 +376,11 @@ int cmd_info(int argc, char **argv)
         if (reading >= 0)
             printf("values under the move-limit rules, reading %d, each position's fresh "
                    "state (the DTM is to the end of the game under the rules)\n", reading);
+        if (zeroing.is)
+            printf("distances to zeroing under the rules beside it: the longest %d plies; "
+                   "%llu won or lost fresh states have one, %llu have none (a \"win "
+                   "within\" count runs there; the probe searches)\n", zeroing.longest,
+                   (unsigned long long)zeroing.known, (unsigned long long)zeroing.unknown);
         print_text_side(ts.v, t, WHITE, &stats[WHITE], reading >= 0);
         print_text_side(ts.v, t, BLACK, &stats[BLACK], reading >= 0);
     }
