@@ -41,7 +41,9 @@ static const char help[] =
     "  --rules         also build the rule tables, MATERIAL.ru0 (and .ru1 where a rule has\n"
     "                  a second reading): each position's value under the variant's\n"
     "                  move-limit rules, so that probes under the rules (probe --rules)\n"
-    "                  are lookups rather than searches. Variants without rules have none\n"
+    "                  are lookups rather than searches, and beside each the distance\n"
+    "                  table, MATERIAL.rz0 (.rz1): the same states' distance to zeroing.\n"
+    "                  Variants without rules have none\n"
     "\n"
     "A progress bar is drawn on stderr when it is a terminal. The summary on stdout gives\n"
     "the tables built and found, positions solved and positions per second.\n";

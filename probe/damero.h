@@ -422,7 +422,10 @@ typedef struct damero_rules_value {
 } damero_rules_value;
 
 /* damero_rules_value.dtz where the call does not know it: the value came from a rule
- * table (MATERIAL.ru0, .ru1), which holds no distance to zeroing; or the search, having
+ * table (MATERIAL.ru0, .ru1) without the distance table beside it (MATERIAL.rz0, .rz1,
+ * built with it by damero gen --rules), or whose distance table has none for the state
+ * (a lone-king ending, where a "win within" count runs, or a state whose counts differ
+ * from its fresh ones where they do not run in step); or the search, having
  * found the plies, left moves that might also win unsearched (one of them might zero
  * sooner; searching them all cost millions of states where the plies needed thousands);
  * or tables_beyond is 1. A distance given is exact. */
@@ -436,7 +439,8 @@ typedef struct damero_rules_value {
  * the tables at about the cost of damero_probe. Where the rule tables of the reading are
  * there (MATERIAL.ru0, .ru1: damero gen --rules), one more lookup (in the same block
  * cache; none where the rule table's block holds the very values of the DTM block, as
- * most do, which the library learns the first time it reads the block) answers every
+ * most do, which the library learns the first time it reads the block), and for a win
+ * or loss one more for the distance to zeroing (MATERIAL.rz0, .rz1), answers every
  * other state but a win (or loss) whose no-progress count, already running when pos was
  * reached, has fewer plies left than the win needs; there the call searches, no deeper
  * than that count has plies left. Without rule tables the call searches the game tree
