@@ -41,7 +41,7 @@ for n in $((pieces - 1)) "$pieces"; do
 done
 echo "### bytes on disk by kind"
 for variant in "$with"/*/; do
-  for kind in dtm mtc wdl ru0 ru1; do
+  for kind in dtm mtc wdl ru0 ru1 rz0 rz1; do
     printf '%s %s %s\n' "$(basename "$variant")" "$kind" \
       "$(cat "$variant"/*."$kind" 2>/dev/null | wc -c)"
   done
