@@ -255,7 +255,7 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
                                       struct zeroing_summary *z, char *err, size_t err_size)
 {
     void *zeroing[2] = { NULL, NULL };
-    struct table_file_info zeroing_info;
+    struct table_file_info zeroing_info = { 0 };
     struct table_file_info info;
     struct material m;
     const struct variant *v;
