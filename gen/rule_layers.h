@@ -1,6 +1,7 @@
-/* The fresh values under the rules of a material whose counts run in step
- * (rule_counts_in_step), by layers of plies played instead of a search from each
- * position: docs/how-it-works.md, "Values under the rules: the table". */
+/* The fresh values under the rules of a material that a rule without a precondition
+ * covers, or whose counts run in step (rule_counts_in_step), and their distances to
+ * zeroing, by layers of plies played instead of a search from each position:
+ * docs/how-it-works.md, "Values under the rules: the table". */
 #ifndef DAMERO_GEN_RULE_LAYERS_H
 #define DAMERO_GEN_RULE_LAYERS_H
 
@@ -17,9 +18,11 @@
 /* What values[side][index] holds for a position not solved yet: no DTM code has it. */
 #define RULE_VALUE_PENDING ((dtm_t)0xffff)
 
-/* The value under the rules of every position of ix's material (canonical, its counts
- * in step under row) in its fresh state, into values[side][index], coded as DTM, and its
- * distance to zeroing into dtz[side][index] (0 in a draw). Where man steps reset the
+/* The value under the rules of every position of ix's material (canonical; a rule
+ * without a precondition covers it under row, or its counts run in step) in its fresh
+ * state, into values[side][index], coded as DTM, and its distance to zeroing into
+ * dtz[side][index] (0 in a draw, and where an exit's distance is not known: as
+ * rule_dtz_stored stores it). Where man steps reset the
  * counts (rule_steps_reset), a man step leads to a fresh state of the material itself, a
  * level of men advancement more advanced: the values are solved a level at a time, and
  * the oracle's `fresh` must give those of values[] that are no longer

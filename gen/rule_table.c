@@ -1,10 +1,11 @@
 /* Building the rule tables (gen/rule_table.h). A material that no rule covers is solved
- * by the plain solver over the rule tables of the materials its moves reach; one whose
- * counts run in step (only no-progress counts, none reset inside it), by layers of
- * plies played (gen/rule_layers.h); any other that a rule without a precondition
- * covers, by the search under the rules from each position's fresh state
- * (format/rule_search.h), cut short by the rule tables already built. Why each is
- * exact: docs/how-it-works.md, "Values under the rules: the table". */
+ * by the plain solver over the rule tables of the materials its moves reach; any other
+ * whose counts run in step (only no-progress counts, none reset inside it) or that a
+ * rule without a precondition covers, by layers of plies played (gen/rule_layers.h),
+ * whose moves out are valued by the search under the rules (format/rule_search.h), cut
+ * short by the rule tables already built. The search from each position's fresh state
+ * is kept to test the layers against (RULE_SOLVER_SEARCH). Why each is exact:
+ * docs/how-it-works.md, "Values under the rules: the table". */
 #include "gen/rule_table.h"
 
 #include <omp.h>
@@ -344,7 +345,8 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, struct table
         index_free(&t->ix);
         return solve_uncovered(ts, rules, zeroing, &row, m, out, err, err_size);
     }
-    bool layers = solver == RULE_SOLVER_ANY && rule_counts_in_step(&row, m);
+    bool in_step = rule_counts_in_step(&row, m);
+    bool layers = solver == RULE_SOLVER_ANY && (in_step || from_start);
     if (!layers && !from_start) {
         snprintf(err, err_size, "%s: only rules with a precondition cover it, which the "
                  "rule tables do not handle", name);
@@ -357,8 +359,8 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, struct table
             snprintf(err, err_size, "out of memory");
             return -1;
         }
-    /* the layers need no cut: only the search reads the reset distance */
-    if (!layers && needs_distance && distance_of(ts, m, &distance, err, err_size) < 0)
+    /* in step, every exit leads to a fresh state: the searches valuing them need no cut */
+    if (!in_step && needs_distance && distance_of(ts, m, &distance, err, err_size) < 0)
         return -1;
     struct rule_context rc = { ts, rules, zeroing, *m, &t->ix, distance,
                                layers ? t->dtm : NULL, layers ? out->dtz : NULL };

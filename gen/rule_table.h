@@ -15,7 +15,7 @@ int rule_table_readings(const struct variant *v);
 
 /* How rule_table_values solves a material that rules cover. */
 enum rule_solver {
-    RULE_SOLVER_ANY,     /* by layers where its counts run in step, else by the search */
+    RULE_SOLVER_ANY,     /* by layers (gen/rule_layers.h) */
     RULE_SOLVER_SEARCH,  /* by the search from every position (what the layers are
                             tested against) */
 };
