@@ -184,15 +184,18 @@ static bool count_cannot_hold(const struct rule_search *s, const struct position
  * one has d plies left, and is a draw when a "win within" count has fewer. A count's
  * limit stays what it is at p along every line (its strong side and the side that moved
  * first in it do not change). The distance to zeroing is the fresh one, fresh_dtz, where
- * the counts keep it (rule_counts_keep_distance). */
+ * the counts keep it (rule_counts_keep_distance) or where it is the plies. */
 static bool fresh_decides(const struct rule_row *row, const struct position *p,
                           const struct rule_counts *c, dtm_t fresh, int fresh_dtz,
                           struct rule_verdict *out)
 {
     struct rule_verdict v = rule_verdict_of_code(fresh);
     bool all_hold = true;
+    /* where the fresh distance is the plies, it is the state's too: a state's distance
+     * is never shorter than its fresh state's (c's lines zero at a subset of the moves
+     * where the fresh ones do, and keep fewer wins) and never longer than its plies */
     if (fresh_dtz != RULE_DTZ_UNKNOWN && v.wdl != WDL_DRAW &&
-        rule_counts_keep_distance(row, p, c))
+        (fresh_dtz == v.plies || rule_counts_keep_distance(row, p, c)))
         v.dtz = fresh_dtz;
     if (v.wdl == WDL_DRAW) {
         *out = draw_verdict;

@@ -424,8 +424,10 @@ typedef struct damero_rules_value {
 /* damero_rules_value.dtz where the call does not know it: the value came from a rule
  * table (MATERIAL.ru0, .ru1) without the distance table beside it (MATERIAL.rz0, .rz1,
  * built with it by damero gen --rules), or whose distance table has none for the state
- * (a lone-king ending, where a "win within" count runs, or a state whose counts differ
- * from its fresh ones where they do not run in step); or the search, having
+ * (a state whose counts differ from its fresh ones where they do not run in step and
+ * whose fresh distance is shorter than its plies; rarely a fresh state of a lone-king
+ * ending, where a capture carries a "win within" count into a state whose distance is
+ * not known); or the search, having
  * found the plies, left moves that might also win unsearched (one of them might zero
  * sooner; searching them all cost millions of states where the plies needed thousands);
  * or tables_beyond is 1. A distance given is exact. */

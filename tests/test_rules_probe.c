@@ -379,10 +379,15 @@ static size_t run_check(const char *root, const struct check *ch)
                   ch->played, g.n, compared, level, won, cursed, with_dtz, shorter);
     assert_true(compared >= n_roots / 2);
     assert_true(won > 0);
-    /* with the rule tables few states have a distance (a rule table answers most
-     * without one); without them 20% (english KKvK, 60 plies played) to 99% of the won
-     * and lost ones do */
-    assert_true(with_dtz * 10 > won || getenv("DAMERO_TEST_RULE_TABLES"));
+    /* without the rule tables 20% (english KKvK, 60 plies played) to 99% of the won and
+     * lost states have a distance; with them (the distance tables beside, and the fresh
+     * distance taken where it is the plies) at least 98% of them (99.2% in russian
+     * KKKvK, 24 plies played; it was 0.5% to 20% in the lone-king endings before their
+     * distance tables came from the layers) */
+    if (getenv("DAMERO_TEST_RULE_TABLES"))
+        assert_true(with_dtz * 50 >= won * 49);
+    else
+        assert_true(with_dtz * 10 > won);
     damero_close(tb);
     free(solved);
     free(dtz);
