@@ -11,13 +11,15 @@ struct rule_memo_entry {
     struct position p;
     int8_t counts[KEY_SIZE];
     bool used;
+    int16_t dtz_least, dtz_most; /* what the distance search has learnt of it */
     struct rule_verdict v;
 };
 
 void rule_search_init(struct rule_search *s, const struct rule_row *row,
                       const struct rule_oracle *oracle, size_t max_states)
 {
-    *s = (struct rule_search){ .row = row, .oracle = oracle, .max_states = max_states };
+    *s = (struct rule_search){ .row = row, .oracle = oracle, .max_states = max_states,
+                               .distance_states = max_states / 1024 };
 }
 
 void rule_search_free(struct rule_search *s)
@@ -124,18 +126,59 @@ static int memo_grow(struct rule_search *s)
     return 0;
 }
 
+/* The state's entry, or NULL. */
+static const struct rule_memo_entry *memo_find(const struct rule_search *s,
+                                               const struct position *p,
+                                               const int8_t counts[KEY_SIZE])
+{
+    if (!s->capacity)
+        return NULL;
+    const struct rule_memo_entry *e = memo_slot(s->memo, s->capacity, p, counts);
+    return e->used ? e : NULL;
+}
+
+/* Stores the state's verdict, or replaces it where the state is there already (what the
+ * distance search learnt of it stays). */
 static int memo_store(struct rule_search *s, const struct position *p,
                       const int8_t counts[KEY_SIZE], struct rule_verdict v)
 {
+    struct rule_memo_entry *e = s->capacity ? memo_slot(s->memo, s->capacity, p, counts) : NULL;
+    if (e && e->used) {
+        e->v = v;
+        return 0;
+    }
     if (s->used >= s->max_states)
         return RULE_SEARCH_ERR_TOO_MANY;
     if (2 * (s->used + 1) > s->capacity && memo_grow(s) != 0)
         return RULE_SEARCH_ERR_MEMORY;
-    struct rule_memo_entry *e = memo_slot(s->memo, s->capacity, p, counts);
-    *e = (struct rule_memo_entry){ .p = *p, .used = true, .v = v };
+    e = memo_slot(s->memo, s->capacity, p, counts);
+    *e = (struct rule_memo_entry){ .p = *p, .used = true, .dtz_least = 1, .dtz_most = INT16_MAX,
+                                   .v = v };
     memcpy(e->counts, counts, KEY_SIZE);
     s->used++;
     return 0;
+}
+
+/* Keeps what the distance search has learnt of the state worth v: its distance is from
+ * least to most (known when they meet). */
+static int memo_learn(struct rule_search *s, const struct position *p,
+                      const int8_t counts[KEY_SIZE], struct rule_verdict v, int least, int most)
+{
+    int status = memo_store(s, p, counts, v);
+    if (status != 0)
+        return status;
+    struct rule_memo_entry *e = memo_slot(s->memo, s->capacity, p, counts);
+    e->dtz_least = (int16_t)(least > e->dtz_least ? least : e->dtz_least);
+    e->dtz_most = (int16_t)(most < e->dtz_most ? most : e->dtz_most);
+    if (e->dtz_least == e->dtz_most)
+        e->v.dtz = e->dtz_least;
+    return 0;
+}
+
+static void counts_key(const struct rule_counts *c, int8_t key[KEY_SIZE])
+{
+    for (int k = 0; k < RULES_MAX; k++)
+        key[k] = (int8_t)c->plies[k], key[RULES_MAX + k] = (int8_t)c->strong[k];
 }
 
 /* ---- the cuts ---- */
@@ -369,16 +412,18 @@ static int solve(struct rule_search *s, const struct position *p, const struct r
         return 0;
     }
     int8_t key[KEY_SIZE];
-    for (int k = 0; k < RULES_MAX; k++)
-        key[k] = (int8_t)c->plies[k], key[RULES_MAX + k] = (int8_t)c->strong[k];
-    if (s->capacity) {
-        struct rule_memo_entry *e = memo_slot(s->memo, s->capacity, p, key);
-        if (e->used) {
-            *out = e->v;
-            return 0;
-        }
+    counts_key(c, key);
+    const struct rule_memo_entry *e = memo_find(s, p, key);
+    if (e) {
+        *out = e->v;
+        return 0;
     }
     status = solve_moves(s, p, c, out);
+    /* counts that run in step keep the fresh distance wherever the state is won or lost,
+     * also where the fresh value did not decide it (fewer plies left than it needs) */
+    if (status == 0 && known && out->dtz == RULE_DTZ_UNKNOWN && out->wdl != WDL_DRAW &&
+        fresh_dtz != RULE_DTZ_UNKNOWN && rule_counts_keep_distance(s->row, p, c))
+        out->dtz = fresh_dtz;
     return status == 0 ? memo_store(s, p, key, *out) : status;
 }
 
@@ -386,4 +431,173 @@ int rule_search_value(struct rule_search *s, const struct position *p,
                       const struct rule_counts *c, struct rule_verdict *out)
 {
     return solve(s, p, c, out);
+}
+
+/* ---- the distance to zeroing, exactly ---- */
+
+/* A move of a won or lost state that keeps its value, for the distance search. */
+struct distance_move {
+    struct position child;
+    struct rule_counts after;
+    struct rule_verdict child_value; /* the state after it, for the side to move there */
+    int dtz;                         /* the move's, or RULE_DTZ_UNKNOWN */
+    int bound;                       /* the least it can be in a win, the most in a loss */
+};
+
+static int bound_ascending(const void *pa, const void *pb)
+{
+    const struct distance_move *a = pa, *b = pb;
+    return (a->bound > b->bound) - (a->bound < b->bound);
+}
+
+static int bound_descending(const void *pa, const void *pb)
+{
+    return bound_ascending(pb, pa);
+}
+
+/* The least distance a state of p can have: its fresh state's where a distance table
+ * knows it (never shorter: see fresh_decides), else 1. */
+static int fresh_floor(struct rule_search *s, const struct position *p, int *floor)
+{
+    dtm_t fresh;
+    int dtz;
+    bool known;
+    int status = s->oracle->fresh(s->oracle->context, p, &fresh, &dtz, &known);
+    *floor = status == 0 && known && fresh != DTM_DRAW && dtz > 0 ? dtz : 1;
+    return status;
+}
+
+/* The most the distance of a state (p, c) worth a win or loss in `plies` can be: its
+ * plies, and the plies left of each running count (a line the winner keeps zeroes or
+ * ends the game before any count runs out). */
+static int dtz_ceiling(const struct rule_search *s, const struct position *p,
+                       const struct rule_counts *c, int plies)
+{
+    int most = plies;
+    for (int k = 0; k < s->row->num; k++)
+        if (c->plies[k] != RULE_COUNT_NOT_STARTED && plies_left(s->row, p, c, k) < most)
+            most = plies_left(s->row, p, c, k);
+    return most;
+}
+
+/* The moves of p under c that keep the value `wdl` (in a win the winning ones; in a loss
+ * all), each with its distance where the values after them tell it, and its bound: in a
+ * win the least it can be (one more than the floor after a move that does not zero), in
+ * a loss the most (one more than the ceiling after it). */
+static int distance_moves(struct rule_search *s, const struct position *p,
+                          const struct rule_counts *c, enum wdl wdl,
+                          struct distance_move *moves, int *count)
+{
+    struct move_list *list = malloc(sizeof *list);
+    int status = list ? 0 : RULE_SEARCH_ERR_MEMORY;
+    *count = 0;
+    if (status == 0)
+        generate_moves(s->row->v, p, 0, list);
+    for (int k = 0; status == 0 && k < list->count; k++) {
+        struct distance_move *m = &moves[*count];
+        make_move(p, &list->moves[k], &m->child);
+        rule_counts_after(s->row, p, c, move_facts_of(p, &list->moves[k]), &m->child,
+                          &m->after);
+        if ((status = solve(s, &m->child, &m->after, &m->child_value)) != 0)
+            break;
+        struct rule_verdict move = rule_verdict_parent(m->child_value,
+                                                       rule_counts_zeroing(s->row, c, &m->after));
+        if (move.wdl != wdl)
+            continue;
+        int floor = 1;
+        if (move.dtz == RULE_DTZ_UNKNOWN && wdl == WDL_WIN)
+            status = fresh_floor(s, &m->child, &floor);
+        m->dtz = move.dtz;
+        m->bound = move.dtz != RULE_DTZ_UNKNOWN ? move.dtz
+                   : wdl == WDL_WIN ? 1 + floor
+                                    : 1 + dtz_ceiling(s, &m->child, &m->after, m->child_value.plies);
+        (*count)++;
+    }
+    free(list);
+    return status;
+}
+
+#define DISTANCE_BEYOND (-1100) /* the distance search met a value taken beyond the tables */
+
+/* Whether the distance of the state (p, c), worth v, is at most d: in a win, some
+ * winning move's is at most d; in a loss, every move's is. A move that zeroes is worth 1,
+ * one whose value after it tells its distance that, and below any other the question
+ * is asked again for d - 1 after it, unless its bound answers it: in a win, 1 more than
+ * the fresh distance after it (never less), in a loss, 1 more than the ceiling after it
+ * (never more). What each answer teaches (the distance is at most d, or more) is kept in
+ * the state's entry, so that the next question, for a larger d, goes no deeper than it
+ * must. */
+static int within(struct rule_search *s, const struct position *p,
+                  const struct rule_counts *c, const struct rule_verdict *v, int d, bool *yes)
+{
+    if (v->dtz != RULE_DTZ_UNKNOWN) {
+        *yes = v->dtz <= d;
+        return 0;
+    }
+    if (v->beyond)
+        return DISTANCE_BEYOND;
+    int8_t key[KEY_SIZE];
+    counts_key(c, key);
+    const struct rule_memo_entry *e = memo_find(s, p, key);
+    int least = e ? e->dtz_least : 1, most = dtz_ceiling(s, p, c, v->plies);
+    if (e && e->dtz_most < most)
+        most = e->dtz_most;
+    if (d >= most || d < least) {
+        *yes = d >= most;
+        return 0;
+    }
+    bool win = v->wdl == WDL_WIN;
+    int count = 0;
+    struct distance_move *moves = malloc(MAX_MOVES * sizeof *moves);
+    int status = moves ? distance_moves(s, p, c, v->wdl, moves, &count) : RULE_SEARCH_ERR_MEMORY;
+    if (status == 0)
+        qsort(moves, (size_t)count, sizeof *moves, win ? bound_ascending : bound_descending);
+    *yes = !win;
+    for (int k = 0; status == 0 && k < count; k++) {
+        const struct distance_move *m = &moves[k];
+        if (win ? m->bound > d : m->bound <= d)
+            break; /* no move left can change the answer */
+        bool move_within = m->dtz != RULE_DTZ_UNKNOWN && m->dtz <= d;
+        if (m->dtz == RULE_DTZ_UNKNOWN)
+            status = within(s, &m->child, &m->after, &m->child_value, d - 1, &move_within);
+        if (move_within == win) {
+            *yes = win;
+            break;
+        }
+    }
+    free(moves);
+    if (status != 0)
+        return status;
+    return memo_learn(s, p, key, *v, *yes ? least : d + 1, *yes ? d : most);
+}
+
+/* Sets v->dtz (v: the value of p under c, won or lost): the least d, from the fresh
+ * distance up to the ceiling, at which the state is within d. */
+static int distance(struct rule_search *s, const struct position *p,
+                    const struct rule_counts *c, struct rule_verdict *v)
+{
+    int floor, status = fresh_floor(s, p, &floor);
+    for (int d = floor; status == 0 && d <= dtz_ceiling(s, p, c, v->plies); d++) {
+        bool yes;
+        if ((status = within(s, p, c, v, d, &yes)) == 0 && yes) {
+            v->dtz = d;
+            break;
+        }
+    }
+    return status;
+}
+
+int rule_search_distance(struct rule_search *s, const struct position *p,
+                         const struct rule_counts *c, struct rule_verdict *v)
+{
+    if (v->wdl == WDL_DRAW || v->dtz != RULE_DTZ_UNKNOWN || v->beyond)
+        return 0;
+    /* a bound of its own, below the search's: where it is reached, the distance is left
+     * unknown and the search keeps room for the calls that follow */
+    size_t max_states = s->max_states;
+    if (s->used + s->distance_states < max_states)
+        s->max_states = s->used + s->distance_states;
+    int status = distance(s, p, c, v);
+    s->max_states = max_states;
+    return status == RULE_SEARCH_ERR_TOO_MANY || status == DISTANCE_BEYOND ? 0 : status;
 }

@@ -61,6 +61,7 @@ struct rule_search {
     const struct rule_row *row;
     const struct rule_oracle *oracle;
     size_t max_states;              /* the transposition table's bound */
+    size_t distance_states;         /* rule_search_distance's: max_states / 1024 */
     struct rule_memo_entry *memo;
     size_t capacity, used;          /* capacity: 0 or a power of two */
 };
@@ -76,6 +77,17 @@ void rule_search_clear(struct rule_search *s);
  * RULE_SEARCH_ERR_MEMORY or RULE_SEARCH_ERR_TOO_MANY. */
 int rule_search_value(struct rule_search *s, const struct position *p,
                       const struct rule_counts *c, struct rule_verdict *out);
+
+/* Where v (the value of p under counts c, as rule_search_value gave it) is a win or a
+ * loss whose distance to zeroing it does not know, searches for it: the least d, from
+ * the fresh state's distance (a state's is never less) up to the plies (never more), such
+ * that some winning move (in a win) or every move (in a loss) zeroes or leads to a state
+ * whose distance is at most d - 1, asked again below it unless the bounds answer. It
+ * stays unknown where the search meets a value taken `beyond`, or needs more than
+ * distance_states new states. Returns 0, a status of the oracle's or
+ * RULE_SEARCH_ERR_MEMORY. */
+int rule_search_distance(struct rule_search *s, const struct position *p,
+                         const struct rule_counts *c, struct rule_verdict *v);
 
 /* The fresh counts of p: as rule_counts_settle gives them from none. */
 void rule_counts_fresh(const struct rule_row *row, const struct position *p,

@@ -412,8 +412,8 @@ typedef struct damero_rules_value {
     int dtz;             /* under the rules, the distance to zeroing: the plies to the end
                             of the game or to the next zeroing move that keeps the value
                             under the rules, the winner taking the fewest, the loser the
-                            most; -1 in a draw, DAMERO_DTZ_UNKNOWN where the call took a
-                            value without it (see below). A zeroing move is one after which
+                            most; -1 in a draw, DAMERO_DTZ_UNKNOWN rarely, where the
+                            call cannot know it (see below). A zeroing move is one after which
                             a count has started or been reset (it is at 0), or a count that
                             ran no longer does: the analogue of a capture or pawn move under
                             chess's 50-move rule. dtz <= plies. Playing a move whose value
@@ -421,16 +421,14 @@ typedef struct damero_rules_value {
                             the rules, as plies does; dtz says how soon the counts change. */
 } damero_rules_value;
 
-/* damero_rules_value.dtz where the call does not know it: the value came from a rule
- * table (MATERIAL.ru0, .ru1) without the distance table beside it (MATERIAL.rz0, .rz1,
- * built with it by damero gen --rules), or whose distance table has none for the state
- * (a state whose counts differ from its fresh ones where they do not run in step and
- * whose fresh distance is shorter than its plies; rarely a fresh state of a lone-king
- * ending, where a capture carries a "win within" count into a state whose distance is
- * not known); or the search, having
- * found the plies, left moves that might also win unsearched (one of them might zero
- * sooner; searching them all cost millions of states where the plies needed thousands);
- * or tables_beyond is 1. A distance given is exact. */
+/* damero_rules_value.dtz where the call does not know it. Where the value came without
+ * it (a rule table whose distance table does not hold the state's, or a search that
+ * stopped at the first move as good as the rest might be), the call searches for the
+ * distance below the moves (bounded by the fresh distances and the plies, at most 4096
+ * new states); it is left unknown where that bound runs out or the search meets a value
+ * taken beyond the tables (tables_beyond). Over random russian 4- and 5-piece positions
+ * with the rule tables and their counts started 0 to 19 plies earlier: 6 of 9 881 won or
+ * lost. A distance given is exact. */
 #define DAMERO_DTZ_UNKNOWN (-2)
 
 /* The value of pos under the variant's move-limit rules, given the counts (NULL: as
@@ -449,7 +447,11 @@ typedef struct damero_rules_value {
  * under the counts, with a transposition table, probing the DTM and MTC tables at every
  * node: from about a thousand probes for a fresh 5-move count to a few hundred thousand
  * for a long count in a large ending; the search takes memory (about 100 bytes per
- * state) and returns DAMERO_ERR_MEMORY beyond 4 million states.
+ * state) and returns DAMERO_ERR_MEMORY beyond 4 million states. Where the distance to
+ * zeroing is not known from the tables or the search, the call searches for it (at most
+ * 4096 states; see DAMERO_DTZ_UNKNOWN): over random russian positions with the rule
+ * tables and running counts, that added 5% to the mean cost of a call at 4 pieces, 1%
+ * at 5.
  *
  * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer, a reading other than 0 or 1),
  * or an error of damero_probe. Thread-safe. */

@@ -87,19 +87,6 @@ static int search_init(struct search *s, damero_tb *tb, int reading)
     return DAMERO_OK;
 }
 
-/* The value of p under counts c (settled), as a damero status. */
-static int solve(struct search *s, const struct position *p, const struct rule_counts *c,
-                 struct rule_verdict *out)
-{
-    int status = rule_search_value(&s->rs, p, c, out);
-    if (status == RULE_SEARCH_ERR_MEMORY)
-        return probe_fail(DAMERO_ERR_MEMORY, "out of memory searching under the rules");
-    if (status == RULE_SEARCH_ERR_TOO_MANY)
-        return probe_fail(DAMERO_ERR_MEMORY, "the search under the rules needs more than "
-                                             "4 million states");
-    return status;
-}
-
 static int public_wdl(enum wdl w)
 {
     return w == WDL_WIN ? DAMERO_WIN : w == WDL_LOSS ? DAMERO_LOSS : DAMERO_DRAW;
@@ -271,20 +258,36 @@ static int binding_rule(const struct rule_row *row, const struct position *p,
     return best;
 }
 
+/* A search's status as a damero status. */
+static int search_status(int status)
+{
+    if (status == RULE_SEARCH_ERR_MEMORY)
+        return probe_fail(DAMERO_ERR_MEMORY, "out of memory searching under the rules");
+    if (status == RULE_SEARCH_ERR_TOO_MANY)
+        return probe_fail(DAMERO_ERR_MEMORY, "the search under the rules needs more than "
+                                             "4 million states");
+    return status;
+}
+
 /* The verdict for p under settled counts c (p's fresh counts, when `fresh`): where they
  * are p's fresh counts and its rule table gave their value (read with p's plain value),
- * that value, which is what the search would answer first; else the search. */
+ * that value, which is what the search would answer first; else the search. Where the
+ * distance to zeroing is not known then, the search looks for it below the moves. */
 static int verdict_of(struct search *s, const struct position *p, const struct rule_counts *c,
                       bool fresh, struct rule_verdict *v)
 {
+    int status = DAMERO_OK;
     if (s->fresh_known && is_known(s, p) &&
         (fresh || rule_counts_differing(s->row, p, c) == 0)) {
         *v = rule_verdict_of_code(s->known_fresh);
         if (v->wdl != WDL_DRAW)
             v->dtz = s->known_dtz;
-        return DAMERO_OK;
+    } else {
+        status = rule_search_value(&s->rs, p, c, v);
     }
-    return solve(s, p, c, v);
+    if (status == DAMERO_OK && v->dtz == RULE_DTZ_UNKNOWN)
+        status = rule_search_distance(&s->rs, p, c, v);
+    return search_status(status);
 }
 
 /* The value under the rules of p with settled counts c (p's fresh counts, when
