@@ -610,6 +610,18 @@ void generate_moves(const struct variant *v, const struct position *p, unsigned 
     CPU_CHOOSE(generate_moves)(v, p, flags, list);
 }
 
+/* The quiet moves of `kings`: the squares each reaches, counted without listing them. */
+static ALWAYS_INLINE int count_king_targets(const struct variant *v, const struct geometry *g,
+                                            bb_t kings, bb_t occupied)
+{
+    int count = 0, k;
+    BB_FOR_EACH(k, kings) {
+        for (int d = 0; d < NUM_DIRS; d++)
+            count += bb_count(king_targets(v, g, k, (enum direction)d, occupied));
+    }
+    return count;
+}
+
 /* count_moves, compiled twice (core/cpu.h): counting quiet moves is counting squares. */
 static ALWAYS_INLINE int count_moves_body(const struct variant *v, const struct position *p,
                                           unsigned flags, const bool fast)
@@ -619,7 +631,7 @@ static ALWAYS_INLINE int count_moves_body(const struct variant *v, const struct 
     bb_t occupied = position_occupied(p), empty = g->board & ~occupied;
     bb_t origins[NUM_DIRS];
     bb_t starters = capture_starters(v, g, p, origins);
-    int count = 0, k;
+    int count = 0;
 
     if (starters) {
         if (!(starters & p->kings[s])) {
@@ -634,11 +646,7 @@ static ALWAYS_INLINE int count_moves_body(const struct variant *v, const struct 
     }
     for (int i = 0; i < g->num_man_dirs; i++)
         count += bb_count(bb_step(g, p->men[s], g->man_dir[s][i]) & empty);
-    BB_FOR_EACH(k, p->kings[s]) {
-        for (int d = 0; d < NUM_DIRS; d++)
-            count += bb_count(king_targets(v, g, k, (enum direction)d, occupied));
-    }
-    return count;
+    return count + count_king_targets(v, g, p->kings[s], occupied);
 }
 
 CPU_CLONES(int, count_moves, (const struct variant *v, const struct position *p, unsigned flags),
@@ -647,4 +655,24 @@ CPU_CLONES(int, count_moves, (const struct variant *v, const struct position *p,
 int count_moves(const struct variant *v, const struct position *p, unsigned flags)
 {
     return CPU_CHOOSE(count_moves)(v, p, flags);
+}
+
+/* count_quiet_king_moves, compiled twice (core/cpu.h). */
+static ALWAYS_INLINE int count_quiet_king_moves_body(const struct variant *v,
+                                                     const struct position *p, const bool fast)
+{
+    const struct geometry *g = v->board();
+    bb_t origins[NUM_DIRS];
+    (void)fast;
+    if (capture_starters(v, g, p, origins))
+        return -1;
+    return count_king_targets(v, g, p->kings[p->side], position_occupied(p));
+}
+
+CPU_CLONES(int, count_quiet_king_moves, (const struct variant *v, const struct position *p),
+           (v, p))
+
+int count_quiet_king_moves(const struct variant *v, const struct position *p)
+{
+    return CPU_CHOOSE(count_quiet_king_moves)(v, p);
 }

@@ -50,6 +50,11 @@ bool has_capture(const struct variant *v, const struct position *p);
 /* The number of legal moves; faster than generate_moves when there is no capture. */
 int count_moves(const struct variant *v, const struct position *p, unsigned flags);
 
+/* The number of quiet moves of the side to move's kings, counted without listing them, or
+ * -1 when the side to move has a capture (captures are then its only legal moves). The
+ * solver's question where a king's quiet move is what stays in a material. */
+int count_quiet_king_moves(const struct variant *v, const struct position *p);
+
 /* The position after m, which must be one of the moves generated for p. Inline: perft
  * makes one move for every position it counts the moves of. Each field of `out` is
  * written once from `p`, never read back: a copy of the whole position followed by

@@ -195,29 +195,38 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
         put_initial(s, side, j, dtm_game_end(end), mtc_game_end(end), 0);
         return;
     }
-    generate_moves(s->v, p, 0, &list);
-    for (int k = 0; k < list.count; k++) {
-        if (is_internal(s->t->ix.g, p, &list.moves[k])) {
-            internal++;
-            continue;
+    /* kings alone and nothing to take: every move is a king's quiet move, which stays
+     * here; counted without listing them (most positions of kings-only materials) */
+    int moves = p->men[side] ? -1 : count_quiet_king_moves(s->v, p);
+    bool capture = false;
+    if (moves >= 0) {
+        internal = moves;
+    } else {
+        generate_moves(s->v, p, 0, &list);
+        moves = list.count;
+        capture = moves > 0 && list.moves[0].captured != 0;
+        for (int k = 0; k < moves; k++) {
+            if (is_internal(s->t->ix.g, p, &list.moves[k])) {
+                internal++;
+                continue;
+            }
+            make_move(p, &list.moves[k], &child);
+            dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], &child));
+            if (!any_external || dtm_better(value, best))
+                best = value;
+            any_external = true;
         }
-        make_move(p, &list.moves[k], &child);
-        dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], &child));
-        if (!any_external || dtm_better(value, best))
-            best = value;
-        any_external = true;
     }
 
     /* best is a win at the latest (king moves may find a shorter one), or a pending loss
      * (all external moves lose), or unknown */
-    dtm_t dtm = list.count == 0 ? dtm_no_move(s->v) : best;
+    dtm_t dtm = moves == 0 ? dtm_no_move(s->v) : best;
     mtc_t mtc = MTC_NONE;
-    if (list.count == 0)
+    if (moves == 0)
         mtc = mtc_of_plies(0);
     else if ((internal == 0 && best != DTM_DRAW) || dtm_is_win(best))
         mtc = mtc_of_plies(1);
     int escape = any_external && !dtm_is_loss(best);
-    bool capture = list.count > 0 && list.moves[0].captured != 0;
     put_initial(s, side, j, dtm, mtc,
                 (uint8_t)((internal == 0 ? 0 : internal + escape) | (capture ? MUST_CAPTURE : 0)));
 }
@@ -606,12 +615,10 @@ static void settle_position(struct solver *s, struct position *p, uint64_t confi
         *mtc = MTC_NONE;
     *count &= MUST_CAPTURE;
     if (dtm_is_loss(*dtm) && *mtc == MTC_NONE) {
-        struct move_list list;
-        int king_moves = 0;
         index_place_kings(&s->t->ix, i, p);
-        generate_moves(s->v, p, 0, &list);
-        for (int k = 0; k < list.count; k++)
-            king_moves += is_king_move(p, &list.moves[k]);
+        int king_moves = count_quiet_king_moves(s->v, p);
+        if (king_moves < 0) /* a capture is compulsory: no king's quiet move is legal */
+            king_moves = 0;
         *count |= (uint8_t)king_moves;
         if (king_moves == 0)
             *mtc = mtc_of_plies(1);

@@ -148,6 +148,35 @@ static void test_count_matches_list(void **state)
     }
 }
 
+/* The solver's count of the kings' quiet moves (gen/solve.c) is -1 exactly where the
+ * list holds captures, else the number of listed moves that start on a king; positions
+ * with many kings, where it is asked most. */
+static void test_king_count_matches_list(void **state)
+{
+    (void)state;
+    for (const struct variant *v = variants; v->name; v++) {
+        uint64_t seed = 15;
+        for (int i = 0; i < 20000; i++) {
+            struct position p = random_position(v, &seed, 1 + i % 6, 50 + i % 3 * 25);
+            struct move_list list;
+            int expected = 0;
+            generate_moves(v, &p, 0, &list);
+            for (int k = 0; k < list.count; k++) {
+                if (list.moves[k].captured != 0)
+                    expected = -1;
+                else if (p.kings[p.side] & bb_of(list.moves[k].from))
+                    expected++;
+            }
+            if (count_quiet_king_moves(v, &p) != expected) {
+                char fen[FEN_SIZE];
+                fen_print(v, &p, fen);
+                fail_msg("%s %s: %d quiet king moves counted, %d listed", v->name, fen,
+                         count_quiet_king_moves(v, &p), expected);
+            }
+        }
+    }
+}
+
 /* The colour flip (turn the board, swap colours and the side to move) is a symmetry of
  * every variant: the flipped position has the same move tree. Flipping twice is nothing. */
 static void test_colour_flip_symmetry(void **state)
@@ -221,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_perft_deep),
         cmocka_unit_test(test_perft_edges),
         cmocka_unit_test(test_count_matches_list),
+        cmocka_unit_test(test_king_count_matches_list),
         cmocka_unit_test(test_colour_flip_symmetry),
         cmocka_unit_test(test_turkish_mirror_symmetry),
         cmocka_unit_test(test_cpu_choice),
