@@ -16,7 +16,7 @@
 static const char help[] =
     "usage: damero gen --variant NAME (--pieces N | MATERIAL...) [--threads T] [--dir DIR]\n"
     "                  [--self-check] [--memory GB] [--estimate] [--metrics wdl|all]\n"
-    "                  [--rules]\n"
+    "                  [--rules] [--hold-levels MB]\n"
     "\n"
     "Builds endgame tables (WDL, DTM and MTC, both sides to move) by retrograde analysis,\n"
     "with every table they depend on, fewest pieces first. Tables already built and intact\n"
@@ -44,6 +44,12 @@ static const char help[] =
     "                  are lookups rather than searches, and beside each the distance\n"
     "                  table, MATERIAL.rz0 (.rz1): the same states' distance to zeroing.\n"
     "                  Variants without rules have none\n"
+    "  --hold-levels MB\n"
+    "                  a material whose solved levels take at most MB megabytes keeps\n"
+    "                  them in memory (default 64: it solves in seconds); a larger one\n"
+    "                  writes each level to a file in DIR as soon as it is solved, so that\n"
+    "                  a build stopped inside it resumes from its last level. 0: every\n"
+    "                  material writes its levels to files\n"
     "\n"
     "A progress bar is drawn on stderr when it is a terminal. The summary on stdout gives\n"
     "the tables built and found, positions solved and positions per second.\n";
@@ -56,6 +62,7 @@ struct gen_args {
     int pieces, threads;
     bool self_check, estimate_only, wdl_only, rule_tables;
     double memory_gb; /* 0: the default share of the machine's RAM */
+    int hold_levels_mb; /* -1: the default (LEVELS_HELD_DEFAULT) */
     struct material wanted[MAX_WANTED];
     int num_wanted;
 };
@@ -121,6 +128,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         { "estimate", no_argument, NULL, 'e' },
         { "metrics", required_argument, NULL, 'M' },
         { "rules", no_argument, NULL, 'R' },
+        { "hold-levels", required_argument, NULL, 'H' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -156,6 +164,10 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
                                    "(WDL, DTM and MTC), not '%s'", optarg);
             a->wdl_only = strcmp(optarg, "wdl") == 0;
             break;
+        case 'H':
+            if (parse_int("gen", "--hold-levels", optarg, 0, 1 << 20, &a->hold_levels_mb) < 0)
+                return EXIT_USAGE;
+            break;
         case 'm':
             if (parse_gigabytes(optarg, &a->memory_gb) < 0)
                 return EXIT_USAGE;
@@ -188,7 +200,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 
 int cmd_gen(int argc, char **argv)
 {
-    struct gen_args a = { .dir = default_table_dir() };
+    struct gen_args a = { .dir = default_table_dir(), .hold_levels_mb = -1 };
     struct build_report report;
     struct build_estimate estimate;
     struct build_options options = { .progress = isatty(STDERR_FILENO), .report = &report,
@@ -211,6 +223,8 @@ int cmd_gen(int argc, char **argv)
      * searches, which MTC cuts short */
     ts.dtm_only = !a.self_check && !a.rule_tables;
     ts.wdl_only = a.wdl_only;
+    if (a.hold_levels_mb >= 0)
+        ts.levels_held_most = a.hold_levels_mb * 1024.0 * 1024;
     status = build_materials(&ts, a.wanted, a.num_wanted, &options, err, sizeof err);
     tableset_free(&ts);
     if (a.estimate_only) /* the estimate is the answer, whether it fits or not */

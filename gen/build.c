@@ -179,33 +179,41 @@ static bool load_existing(struct tableset *ts, const struct material *m)
     return true;
 }
 
-/* Solves m. With a table directory, each level goes to its own file as soon as it is
- * solved (a killed build resumes from the last one), the table files are assembled from
- * them, and the table is read back when a later material needs it; without one, the
- * table stays in the set. Counts it in *report. */
-static int build_one(struct tableset *ts, const struct material *m, double budget,
-                     struct progress *pr, struct build_report *report, char *err,
-                     size_t err_size)
+/* Solves m, of about `positions` positions per side. With a table directory, each
+ * level goes to its own file as soon as it is solved (a killed build resumes from the
+ * last one; a small material's levels are held in memory instead), the table files are
+ * assembled from them, and the table is read back when a later material needs it;
+ * without one, the table stays in the set. Counts it in *report. */
+static int build_one(struct tableset *ts, const struct material *m, double positions,
+                     double budget, struct progress *pr, struct build_report *report,
+                     char *err, size_t err_size)
 {
     struct table t;
     char name[MATERIAL_NAME_SIZE];
     struct progress_report progress = { report_solving, pr, report_levels };
-    struct level_files files = { ts, *m, 0 };
+    struct level_files files;
     struct level_store store;
-    level_files_store(&files, &store);
-    if (solve_material(ts, m, ts->dir ? &store : NULL, &progress, &t, err, err_size) < 0)
+    if (level_files_init(&files, ts, m, level_files_held_in_memory(ts, positions), err,
+                         err_size) < 0)
         return -1;
+    level_files_store(&files, &store);
+    if (solve_material(ts, m, ts->dir ? &store : NULL, &progress, &t, err, err_size) < 0) {
+        level_files_release(&files);
+        return -1;
+    }
     report->built++;
     report->positions_built += 2 * t.ix.size;
     report->levels_resumed += files.found;
     if (ts->dir) {
         room_to_assemble(ts, &t, budget);
-        int result = level_files_assemble(ts, &t, err, err_size);
+        int result = level_files_assemble(&files, &t, err, err_size);
         if (result == 0)
-            level_files_remove(ts, m);
+            level_files_remove(ts, m); /* and an earlier build's, when held this time */
+        level_files_release(&files);
         table_free(&t);
         return result;
     }
+    level_files_release(&files);
     if (tableset_add(ts, &t) < 0) {
         material_name(m, name);
         snprintf(err, err_size, "out of memory keeping the table of %s", name);
@@ -249,7 +257,8 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
                 level_files_remove(ts, m); /* left by a build killed as it finished */
         } else {
             if (tableset_get_successors(ts, m, err, err_size) < 0 ||
-                build_one(ts, m, options->memory_budget, &pr, &report, err, err_size) < 0)
+                build_one(ts, m, plan->positions[k], options->memory_budget, &pr, &report,
+                          err, err_size) < 0)
                 goto fail;
         }
         if (options->self_check) {

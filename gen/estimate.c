@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/level_file.h"
 #include "gen/table_io.h"
 
 static int compare_materials(const void *a, const void *b) { return material_compare(a, b); }
@@ -257,7 +258,7 @@ static double own_bytes(const struct tableset *ts, const struct plan *plan, int 
     /* without a directory (in memory) even a WDL-only build keeps the 16-bit DTM pass */
     double level_bytes = ts->wdl_only && ts->dir ? WDL_LEVEL_BYTES : LEVEL_BYTES;
     return level_bytes * plan->largest_level[k] + CONFIG_BYTES * plan->men_configs[k] +
-           (ts->dir ? 0 : WHOLE_BYTES * all);
+           (ts->dir ? level_files_held_bytes(ts, all) : WHOLE_BYTES * all);
 }
 
 /* The finished tables item k reads: its successors, or itself when found on disk. */

@@ -25,6 +25,44 @@ struct level_header {
     char variant[32];
 };
 
+/* The values of one level, read back or held in memory; any pointer may be NULL to skip
+ * those. A WDL-only build's level has only wdl (two bits a position). */
+struct level_values {
+    dtm_t *dtm[2];
+    mtc_t *mtc[2];
+    uint8_t *captures[2];
+    uint8_t *wdl[2];
+};
+
+/* A level held in memory: its header and copies of its values. */
+struct held_level {
+    bool present;
+    struct level_header h;
+    struct level_values v;
+};
+
+static double held_bytes_per_position(bool wdl_only)
+{
+    return wdl_only ? 0.25 : sizeof(dtm_t) + sizeof(mtc_t) + 1; /* as in a level file */
+}
+
+double level_files_held_bytes(const struct tableset *ts, double positions)
+{
+    double bytes = 2 * positions * held_bytes_per_position(ts->wdl_only);
+    return ts->dir && bytes <= ts->levels_held_most ? bytes : 0;
+}
+
+bool level_files_held_in_memory(const struct tableset *ts, double positions)
+{
+    return level_files_held_bytes(ts, positions) > 0;
+}
+
+/* The most levels a material of the set can have (as material_levels counts them). */
+static int most_levels(const struct tableset *ts)
+{
+    return 2 * MATERIAL_MAX_PIECES * ts->v->board()->ranks + 1;
+}
+
 static void level_path(const struct tableset *ts, const struct material *m, int rank,
                        char *path, size_t size)
 {
@@ -129,13 +167,47 @@ static int write_level_contents(FILE *f, const struct level_header *h,
     return result;
 }
 
+static void *copy_of(const void *data, size_t bytes)
+{
+    void *copy = malloc(bytes + 1);
+    if (copy)
+        memcpy(copy, data, bytes);
+    return copy;
+}
+
+/* Keeps copies of a finished level's values in files->held. */
+static int hold_level(struct level_files *files, const struct level_header *h,
+                      const struct finished_level *l, char *err, size_t err_size)
+{
+    struct held_level *held = &files->held[l->rank];
+    uint64_t n = l->positions;
+    bool whole = true;
+    held->h = *h;
+    for (int side = 0; side < 2 && h->wdl_only; side++)
+        whole &= (held->v.wdl[side] = copy_of(l->wdl[side], wdl_packed_bytes(n))) != NULL;
+    for (int side = 0; side < 2 && !h->wdl_only; side++) {
+        whole &= (held->v.dtm[side] = copy_of(l->dtm[side], n * sizeof(dtm_t))) != NULL;
+        whole &= (held->v.mtc[side] = copy_of(l->mtc[side], n * sizeof(mtc_t))) != NULL;
+        whole &= (held->v.captures[side] = copy_of(l->captures[side], n)) != NULL;
+    }
+    held->present = whole;
+    if (!whole) {
+        char name[MATERIAL_NAME_SIZE];
+        material_name(&files->m, name);
+        snprintf(err, err_size, "out of memory holding the levels of %s", name);
+    }
+    return whole ? 0 : -1;
+}
+
 static int put_level(void *context, const struct finished_level *l, char *err, size_t err_size)
 {
-    const struct level_files *files = context;
+    struct level_files *files = context;
     char path[4096], tmp[4200];
     struct level_header h = expected_header(files->ts, &files->m, l->rank, l->positions);
     h.max_dtm = largest(l->dtm, l->positions);
     h.max_mtc = l->mtc[0] ? largest(l->mtc, l->positions) : 0;
+    if (files->held)
+        return hold_level(files, &h, l, err, err_size);
     level_path(files->ts, &files->m, l->rank, path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = file_create_exclusive(tmp);
@@ -234,27 +306,19 @@ static bool reader_at_end(struct level_reader *r)
     return r->in.pos == r->in.size && fgetc(r->f) == EOF;
 }
 
-/* The values of one level read back; any pointer may be NULL to skip those. A WDL-only
- * build's level has only wdl (two bits a position). */
-struct level_values {
-    dtm_t *dtm[2];
-    mtc_t *mtc[2];
-    uint8_t *captures[2];
-    uint8_t *wdl[2];
-};
-
-static int read_level(const struct tableset *ts, const struct material *m, int rank,
-                      uint64_t positions, struct level_values *v, struct level_header *h,
-                      char *err, size_t err_size)
+/* Reads the level file with the header `want` into v (NULL pointers skip values). */
+static int read_level(const struct level_files *files, const struct level_header *want,
+                      struct level_values *v, char *err, size_t err_size)
 {
     char path[4096];
     struct level_reader r;
-    struct level_header want = expected_header(ts, m, rank, positions);
-    level_path(ts, m, rank, path, sizeof path);
-    int result = reader_open(&r, path, &want, h);
-    for (int side = 0; side < 2 && result == 0 && want.wdl_only; side++)
+    struct level_header h;
+    uint64_t positions = want->positions;
+    level_path(files->ts, &files->m, want->rank, path, sizeof path);
+    int result = reader_open(&r, path, want, &h);
+    for (int side = 0; side < 2 && result == 0 && want->wdl_only; side++)
         result = reader_read(&r, v->wdl[side], wdl_packed_bytes(positions));
-    for (int side = 0; side < 2 && result == 0 && !want.wdl_only; side++) {
+    for (int side = 0; side < 2 && result == 0 && !want->wdl_only; side++) {
         result = reader_read(&r, v->dtm[side], positions * sizeof(dtm_t));
         if (result == 0)
             result = reader_read(&r, v->mtc[side], positions * sizeof(mtc_t));
@@ -270,15 +334,59 @@ static int read_level(const struct tableset *ts, const struct material *m, int r
     return result;
 }
 
+/* The level held in memory with the header `want`, or NULL when it is not held whole. */
+static const struct held_level *held_level(const struct level_files *files,
+                                           const struct level_header *want)
+{
+    const struct held_level *held = &files->held[want->rank];
+    return held->present && same_level(&held->h, want) ? held : NULL;
+}
+
+/* The values of level `rank` of files->m (`positions` per side): those held in memory,
+ * or read from its file into *buffer. NULL, with a sentence in err, when it is missing
+ * or damaged. */
+static const struct level_values *level_values_of(const struct level_files *files, int rank,
+                                                  uint64_t positions,
+                                                  struct level_values *buffer, char *err,
+                                                  size_t err_size)
+{
+    struct level_header want = expected_header(files->ts, &files->m, rank, positions);
+    if (!files->held)
+        return read_level(files, &want, buffer, err, err_size) == 0 ? buffer : NULL;
+    const struct held_level *held = held_level(files, &want);
+    if (!held) {
+        char name[MATERIAL_NAME_SIZE];
+        material_name(&files->m, name);
+        snprintf(err, err_size, "level %d of %s was not kept; build again", rank, name);
+    }
+    return held ? &held->v : NULL;
+}
+
+/* The header of level `rank` of files->m (`positions` per side) where it is kept: held
+ * whole, or a level file with the right header. Returns 0, or -1 when it is not. */
+static int find_level(const struct level_files *files, int rank, uint64_t positions,
+                      struct level_header *h)
+{
+    char path[4096];
+    struct level_reader r;
+    struct level_header want = expected_header(files->ts, &files->m, rank, positions);
+    if (files->held) {
+        const struct held_level *held = held_level(files, &want);
+        if (held)
+            *h = held->h;
+        return held ? 0 : -1;
+    }
+    level_path(files->ts, &files->m, rank, path, sizeof path);
+    int found = reader_open(&r, path, &want, h);
+    reader_close(&r);
+    return found;
+}
+
 static bool has_level(void *context, int rank, uint64_t positions)
 {
     struct level_files *files = context;
-    char path[4096];
-    struct level_reader r;
-    struct level_header h, want = expected_header(files->ts, &files->m, rank, positions);
-    level_path(files->ts, &files->m, rank, path, sizeof path);
-    bool found = reader_open(&r, path, &want, &h) == 0;
-    reader_close(&r);
+    struct level_header h;
+    bool found = find_level(files, rank, positions, &h) == 0;
     files->found += found;
     return found;
 }
@@ -289,8 +397,39 @@ static int read_level_values(void *context, int rank, uint64_t positions, dtm_t 
     const struct level_files *files = context;
     struct level_values v = { .dtm = { dtm ? dtm[0] : NULL, dtm ? dtm[1] : NULL },
                               .wdl = { wdl ? wdl[0] : NULL, wdl ? wdl[1] : NULL } };
-    struct level_header h;
-    return read_level(files->ts, &files->m, rank, positions, &v, &h, err, err_size);
+    const struct level_values *kept = level_values_of(files, rank, positions, &v, err,
+                                                      err_size);
+    for (int side = 0; side < 2 && kept && kept != &v; side++) {
+        if (dtm)
+            memcpy(dtm[side], kept->dtm[side], positions * sizeof(dtm_t));
+        if (wdl)
+            memcpy(wdl[side], kept->wdl[side], wdl_packed_bytes(positions));
+    }
+    return kept ? 0 : -1;
+}
+
+int level_files_init(struct level_files *files, const struct tableset *ts,
+                     const struct material *m, bool in_memory, char *err, size_t err_size)
+{
+    *files = (struct level_files){ .ts = ts, .m = *m };
+    if (in_memory && !(files->held = calloc(most_levels(ts), sizeof *files->held))) {
+        snprintf(err, err_size, "out of memory holding the levels of a material");
+        return -1;
+    }
+    return 0;
+}
+
+void level_files_release(struct level_files *files)
+{
+    for (int rank = 0; files->held && rank < most_levels(files->ts); rank++)
+        for (int side = 0; side < 2; side++) {
+            free(files->held[rank].v.dtm[side]);
+            free(files->held[rank].v.mtc[side]);
+            free(files->held[rank].v.captures[side]);
+            free(files->held[rank].v.wdl[side]);
+        }
+    free(files->held);
+    files->held = NULL;
 }
 
 void level_files_store(struct level_files *files, struct level_store *store)
@@ -301,8 +440,7 @@ void level_files_store(struct level_files *files, struct level_store *store)
 void level_files_remove(const struct tableset *ts, const struct material *m)
 {
     char path[4096];
-    int count = 2 * MATERIAL_MAX_PIECES * ts->v->board()->ranks + 1; /* as material_levels */
-    for (int rank = 0; rank < count; rank++) {
+    for (int rank = 0; rank < most_levels(ts); rank++) {
         level_path(ts, m, rank, path, sizeof path);
         remove(path);
     }
@@ -367,10 +505,11 @@ static void resolve_captures(const struct tableset *ts, uint8_t *wdl, uint64_t n
 }
 
 struct assembly {
+    const struct level_files *files;
     const struct tableset *ts;
     const struct table *t;
     struct material_levels levels;
-    struct level_values level; /* the values of one level */
+    struct level_values level; /* the values of one level read from its file */
     unsigned max_dtm, max_mtc;
 };
 
@@ -379,14 +518,14 @@ static int gather(struct assembly *a, int side, struct metric_values *out, char 
                   size_t err_size)
 {
     for (int rank = 0; rank < a->levels.count; rank++) {
-        struct level_header h;
         uint64_t configs = a->levels.start[rank + 1] - a->levels.start[rank];
         if (configs == 0)
             continue;
-        if (read_level(a->ts, &a->t->m, rank, configs * a->levels.per_config, &a->level, &h,
-                       err, err_size) < 0)
+        const struct level_values *v = level_values_of(
+            a->files, rank, configs * a->levels.per_config, &a->level, err, err_size);
+        if (!v)
             return -1;
-        scatter(&a->levels, rank, &a->level, side, out);
+        scatter(&a->levels, rank, v, side, out);
     }
     return 0;
 }
@@ -409,24 +548,19 @@ static int fill_side(void *context, int side, void *values, char *err, size_t er
     return 0;
 }
 
-/* The largest DTM and MTC of the table, from the level files' headers. */
+/* The largest DTM and MTC of the table, from the levels' headers. */
 static int find_largest(struct assembly *a, char *err, size_t err_size)
 {
     for (int rank = 0; rank < a->levels.count; rank++) {
-        char path[4096];
-        struct level_reader r;
         struct level_header h;
         uint64_t configs = a->levels.start[rank + 1] - a->levels.start[rank];
-        struct level_header want = expected_header(a->ts, &a->t->m, rank,
-                                                   configs * a->levels.per_config);
         if (configs == 0)
             continue;
-        level_path(a->ts, &a->t->m, rank, path, sizeof path);
-        int found = reader_open(&r, path, &want, &h);
-        reader_close(&r);
-        if (found < 0) {
-            snprintf(err, err_size, "the level file %s is missing or from another build; "
-                     "build again", path);
+        if (find_level(a->files, rank, configs * a->levels.per_config, &h) < 0) {
+            char name[MATERIAL_NAME_SIZE];
+            material_name(&a->t->m, name);
+            snprintf(err, err_size, "level %d of %s is missing or from another build; "
+                     "build again", rank, name);
             return -1;
         }
         a->max_dtm = h.max_dtm > a->max_dtm ? h.max_dtm : a->max_dtm;
@@ -465,12 +599,14 @@ static int assemble_metric(struct assembly *a, enum table_metric metric, char *e
     return result;
 }
 
-int level_files_assemble(const struct tableset *ts, const struct table *t, char *err,
+int level_files_assemble(const struct level_files *files, const struct table *t, char *err,
                          size_t err_size)
 {
-    struct assembly a = { .ts = ts, .t = t };
+    const struct tableset *ts = files->ts;
+    struct assembly a = { .files = files, .ts = ts, .t = t };
     int result = material_levels(&t->ix, &a.levels);
-    uint64_t most = result == 0 ? material_levels_largest(&a.levels) : 0;
+    /* room to read one level's file; held levels are read where they are */
+    uint64_t most = result == 0 && !files->held ? material_levels_largest(&a.levels) : 0;
     for (int side = 0; side < 2 && result == 0 && ts->wdl_only; side++)
         if (!(a.level.wdl[side] = malloc(wdl_packed_bytes(most) + 1)))
             result = -1;

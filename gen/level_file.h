@@ -8,7 +8,12 @@
  * zstd frame with its checksum: for each side to move, the level's DTM (16-bit), its MTC
  * (16-bit) and a byte per position, nonzero where the side to move must capture; in a
  * WDL-only build, for each side only the WDL, two bits a position (gen/solve.h). Values are in the machine's byte order: these files live only
- * while their material is being built, on the machine that builds it. */
+ * while their material is being built, on the machine that builds it.
+ *
+ * A small material's levels are held in memory instead (ts->levels_held_most):
+ * it is solved in seconds, so a killed build loses little by solving it again, while a
+ * file per level (created, synced, renamed, read back, removed) would cost more than the
+ * solving itself in a set of many small materials. */
 #ifndef DAMERO_LEVEL_FILE_H
 #define DAMERO_LEVEL_FILE_H
 
@@ -18,21 +23,40 @@
 #include "gen/solve.h"
 #include "gen/tableset.h"
 
+struct held_level;
+
 struct level_files {
     const struct tableset *ts; /* with a directory */
     struct material m;
     int found; /* levels found finished (by a build killed before), counted by the store */
+    struct held_level *held; /* by level, when they are held in memory; else NULL */
 };
 
-/* A store (gen/solve.h) that keeps the levels of files->m in files in files->ts->dir,
- * each written through a temporary name and renamed when whole. files must outlive it. */
+/* Whether a material of `positions` positions per side to move built in ts has its
+ * levels held in memory rather than in files (ts->levels_held_most), and the bytes they
+ * then take together (0 when they go to files). */
+bool level_files_held_in_memory(const struct tableset *ts, double positions);
+double level_files_held_bytes(const struct tableset *ts, double positions);
+
+/* Sets up *files for material m of ts: the levels go to files in ts->dir, or are held
+ * in memory when `in_memory`. Returns 0, or -1 with a sentence in err (out of memory).
+ * Release with level_files_release. */
+int level_files_init(struct level_files *files, const struct tableset *ts,
+                     const struct material *m, bool in_memory, char *err, size_t err_size);
+
+/* Frees the levels held in memory (the files on disk stay: level_files_remove). */
+void level_files_release(struct level_files *files);
+
+/* A store (gen/solve.h) that keeps the levels of files->m as level_files_init set up,
+ * files each written through a temporary name and renamed when whole. files must
+ * outlive it. */
 void level_files_store(struct level_files *files, struct level_store *store);
 
-/* Writes the table files of t (its material and index; the values are in its level
- * files) from the level files: WDL, and DTM and MTC unless the build is WDL-only. Holds
- * one metric of the table and the values of one level at a time. Returns 0, or -1 with a
- * sentence in err. */
-int level_files_assemble(const struct tableset *ts, const struct table *t, char *err,
+/* Writes the table files of t (its material and index; the values are in files) from
+ * the levels: WDL, and DTM and MTC unless the build is WDL-only. Holds one metric of the
+ * table and the values of one level at a time (beside the levels held in memory).
+ * Returns 0, or -1 with a sentence in err. */
+int level_files_assemble(const struct level_files *files, const struct table *t, char *err,
                          size_t err_size);
 
 /* Removes the level files of material m. */

@@ -24,6 +24,7 @@ void tableset_init(struct tableset *ts, const struct variant *v, const char *dir
     memset(ts, 0, sizeof *ts);
     ts->v = v;
     ts->dir = dir;
+    ts->levels_held_most = LEVELS_HELD_DEFAULT;
 }
 
 void table_free(struct table *t)

@@ -39,6 +39,9 @@ struct tableset {
                               * TABLE_FLAG_WDL_ONLY) into dtm8[] as the codes of a win or loss
                               * in 0 plies, or from its DTM file when it has one (set
                               * dtm_only too) */
+    double levels_held_most; /* bytes: a material being built whose levels take at most
+                              * this much holds them in memory rather than in level files
+                              * (gen/level_file.h); 0 writes every level to a file */
     struct table *by_code[MATERIAL_CODES]; /* by material_code() of the canonical material */
 };
 
@@ -46,6 +49,10 @@ struct tableset {
  * material take seconds to find on one. Returns 0, or -1 when memory runs out. */
 int tableset_index_init(struct material_index *ix, const struct variant *v,
                         const struct material *m);
+
+/* The default of levels_held_most: a material whose levels fit in it solves in
+ * seconds, so that a killed build loses little by solving it again. */
+#define LEVELS_HELD_DEFAULT (64.0 * 1024 * 1024)
 
 /* An empty set for variant v. dir is where table files are read (and written by a
  * build): usually "tables/<variant>". NULL keeps everything in memory. */

@@ -335,7 +335,7 @@ for side in white black; do
 done
 
 # --- The memory budget: a plan that cannot fit is refused before any work ---------------
-expect 1 "russian MMvMM needs about" -- gen --variant russian --pieces 4 --memory 0.01 --dir "$tmp/budget"
+expect 1 "russian KMvKM needs about" -- gen --variant russian --pieces 4 --memory 0.01 --dir "$tmp/budget"
 check "a refused build wrote files: $(ls -R "$tmp/budget" 2>/dev/null)" \
   test -z "$(ls "$tmp/budget/russian" 2>/dev/null)"
 check "the refusal does not say how to fix it: $out" grep -q -- "--memory GB" <<< "$out"

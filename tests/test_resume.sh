@@ -63,9 +63,10 @@ resumed wdl "1 3 8" --variant russian "${materials[@]}" --metrics wdl # 12 files
 
 # --- killed inside a material: it resumes from the last level it finished ---------------
 # Each level of men advancement goes to its own file (MATERIAL.levelNNN) as soon as it is
-# solved. A build killed while N level files are there continues from them when run
+# solved (--hold-levels 0: by default a material as small as this one holds its levels in
+# memory). A build killed while N level files are there continues from them when run
 # again, says so, removes them once the table files are written, and ends with the bytes
-# of a build never interrupted.
+# of a build never interrupted, which held its levels in memory.
 level_files() { ls "$1" 2> /dev/null | grep -c '\.level[0-9]*$'; }
 # the materials with level files but no table yet: killed while solving them (the files
 # of one killed after its tables were written are only removed)
@@ -83,10 +84,12 @@ for n in 2 5 9; do
   # ASan wants its runtime first among the libraries; this one only wraps rename
   DAMERO_KILL_AT_LEVEL_FILE=$n LD_PRELOAD=$kill_at_level \
     ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
-    "$damero" gen --variant russian MMvMM --threads 2 --dir "$tmp/levels-$n" > /dev/null 2>&1
+    "$damero" gen --variant russian MMvMM --threads 2 --hold-levels 0 --dir "$tmp/levels-$n" \
+    > /dev/null 2>&1
   check "the build was not killed at its level file $n (exit $?)" test "$?" -eq 137
   left=$(unfinished "$tmp/levels-$n/russian")
-  expect 0 "russian: " -- gen --variant russian MMvMM --threads 2 --dir "$tmp/levels-$n"
+  expect 0 "russian: " -- gen --variant russian MMvMM --threads 2 --hold-levels 0 \
+    --dir "$tmp/levels-$n"
   if [ -n "$left" ]; then
     check "killed while solving $left, the build did not resume from its levels: $out" \
       grep -q "levels of men advancement found finished" <<< "$out"
@@ -98,6 +101,16 @@ for n in 2 5 9; do
     same_files "$tmp/reference-levels/russian" "$tmp/levels-$n/russian"
 done
 check "only $resumed_levels of the 3 kills landed inside a material" test "$resumed_levels" -eq 3
+
+# Held in memory (the default for so small a material), no level file is written: the
+# same kill never comes. Killed from outside, such a build solves the material again.
+DAMERO_KILL_AT_LEVEL_FILE=1 LD_PRELOAD=$kill_at_level \
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+  "$damero" gen --variant russian MMvMM --threads 2 --dir "$tmp/held" > /dev/null 2>&1
+check "a build holding its levels in memory wrote a level file (exit $?)" test "$?" -eq 0
+check "a build holding its levels in memory differs from one writing them to files" \
+  same_files "$tmp/levels-2/russian" "$tmp/held/russian"
+expect 2 "--hold-levels takes a whole number" -- gen --variant russian MMvMM --hold-levels 0.5
 
 # what needs DTM or MTC says that a WDL-only table has none
 expect 1 "built WDL-only" -- info "$tmp/wdl2/russian/KKvK.wdl"
