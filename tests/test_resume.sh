@@ -60,6 +60,11 @@ expect 0 "russian: 12 tables built" -- gen --variant russian "${materials[@]}" -
 check "a WDL-only build with 2 threads differs from one with 1" \
   same_files "$tmp/reference-wdl/russian" "$tmp/wdl2/russian"
 resumed wdl "1 3 8" --variant russian "${materials[@]}" --metrics wdl # 12 files
+# levels in files (--hold-levels 0) or held in memory (the default here): the same bytes
+expect 0 "russian: 12 tables built" -- gen --variant russian "${materials[@]}" --threads 2 \
+  --metrics wdl --hold-levels 0 --dir "$tmp/wdl-files"
+check "a WDL-only build with its levels in files differs from one holding them" \
+  same_files "$tmp/reference-wdl/russian" "$tmp/wdl-files/russian"
 
 # --- killed inside a material: it resumes from the last level it finished ---------------
 # Each level of men advancement goes to its own file (MATERIAL.levelNNN) as soon as it is
