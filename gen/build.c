@@ -193,8 +193,7 @@ static int build_one(struct tableset *ts, const struct material *m, double posit
     struct progress_report progress = { report_solving, pr, report_levels };
     struct level_files files;
     struct level_store store;
-    if (level_files_init(&files, ts, m, level_files_held_in_memory(ts, positions), err,
-                         err_size) < 0)
+    if (level_files_init(&files, ts, m, positions, err, err_size) < 0)
         return -1;
     level_files_store(&files, &store);
     if (solve_material(ts, m, ts->dir ? &store : NULL, &progress, &t, err, err_size) < 0) {

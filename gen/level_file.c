@@ -52,11 +52,6 @@ double level_files_held_bytes(const struct tableset *ts, double positions)
     return ts->dir && bytes <= ts->levels_held_most ? bytes : 0;
 }
 
-bool level_files_held_in_memory(const struct tableset *ts, double positions)
-{
-    return level_files_held_bytes(ts, positions) > 0;
-}
-
 /* The most levels a material of the set can have (as material_levels counts them). */
 static int most_levels(const struct tableset *ts)
 {
@@ -409,10 +404,11 @@ static int read_level_values(void *context, int rank, uint64_t positions, dtm_t 
 }
 
 int level_files_init(struct level_files *files, const struct tableset *ts,
-                     const struct material *m, bool in_memory, char *err, size_t err_size)
+                     const struct material *m, double positions, char *err,
+                     size_t err_size)
 {
     *files = (struct level_files){ .ts = ts, .m = *m };
-    if (in_memory && !(files->held = calloc(most_levels(ts), sizeof *files->held))) {
+    if (level_files_held_bytes(ts, positions) > 0 && !(files->held = calloc(most_levels(ts), sizeof *files->held))) {
         snprintf(err, err_size, "out of memory holding the levels of a material");
         return -1;
     }

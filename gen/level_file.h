@@ -32,17 +32,18 @@ struct level_files {
     struct held_level *held; /* by level, when they are held in memory; else NULL */
 };
 
-/* Whether a material of `positions` positions per side to move built in ts has its
- * levels held in memory rather than in files (ts->levels_held_most), and the bytes they
- * then take together (0 when they go to files). */
-bool level_files_held_in_memory(const struct tableset *ts, double positions);
+/* The bytes that the levels of a material of `positions` positions per side to move
+ * built in ts take together when they are held in memory; 0 when they go to files
+ * (more than ts->levels_held_most, or no directory). */
 double level_files_held_bytes(const struct tableset *ts, double positions);
 
-/* Sets up *files for material m of ts: the levels go to files in ts->dir, or are held
- * in memory when `in_memory`. Returns 0, or -1 with a sentence in err (out of memory).
- * Release with level_files_release. */
+/* Sets up *files for material m of ts, of about `positions` positions per side: its
+ * levels are held in memory where level_files_held_bytes says so, else go to files in
+ * ts->dir. Returns 0, or -1 with a sentence in err (out of memory). Release with
+ * level_files_release. */
 int level_files_init(struct level_files *files, const struct tableset *ts,
-                     const struct material *m, bool in_memory, char *err, size_t err_size);
+                     const struct material *m, double positions, char *err,
+                     size_t err_size);
 
 /* Frees the levels held in memory (the files on disk stay: level_files_remove). */
 void level_files_release(struct level_files *files);
