@@ -125,12 +125,15 @@ static ALWAYS_INLINE uint64_t kings_rank(const struct material_index *ix, bb_t f
            set_rank(free & ~wk, bk);
 }
 
+/* The kings' placement r on the free squares, which the men leave (all of the board in a
+ * reduced material). */
 static ALWAYS_INLINE void kings_unrank(const struct material_index *ix, bb_t free, uint64_t r,
                                        bb_t *wk, bb_t *bk, const bool fast)
 {
-    uint64_t black_count = choose(bb_count(free) - ix->m.kings[WHITE], ix->m.kings[BLACK]);
-    *wk = set_unrank(free, r / black_count, ix->m.kings[WHITE], fast);
-    *bk = set_unrank(free & ~*wk, r % black_count, ix->m.kings[BLACK], fast);
+    uint64_t white = divide(r, ix->by_black_placements);
+    *wk = set_unrank(free, white, ix->m.kings[WHITE], fast);
+    *bk = set_unrank(free & ~*wk, r - white * ix->by_black_placements.d, ix->m.kings[BLACK],
+                     fast);
 }
 
 static ALWAYS_INLINE uint64_t men_rank(const struct material_index *ix, bb_t wm, bb_t bm)
@@ -188,34 +191,27 @@ static ALWAYS_INLINE uint64_t dense_kings_rank(const struct material_index *ix, 
     return white * per_white + black;
 }
 
-/* The smallest image of the kings (wk, bk) under the board's symmetries, as sets of dense
- * square numbers in *min_w and *min_b; returns whether (wk, bk) is that image itself, the
+/* The smallest of the kings' images under the board's symmetries, given as sets of dense
+ * square numbers (im->white[s], im->black[s] for symmetry s, the identity first), in
+ * *min_w and *min_b; returns whether the identity's image is that smallest one, the
  * representative of its class. With `give_up`, stops at the first smaller image and
  * returns false, leaving *min_w and *min_b unset; else *fixing (when not NULL) gets how
- * many symmetries map (wk, bk) onto that image, as many as map it onto itself. The hot
- * path of a reduced material's index, so it compares sets rather than numbering each
- * image: set_rank's order is the numeric order of the sets, White's number counts first,
- * and Black's squares are numbered among those White leaves, the same for two images with
- * the same White set. */
-static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t wk, bb_t bk,
+ * many symmetries map the kings onto that image, as many as map them onto themselves.
+ * The hot path of a reduced material's index, so it compares sets rather than numbering
+ * each image: set_rank's order is the numeric order of the sets, White's number counts
+ * first, and Black's squares are numbered among those White leaves, the same for two
+ * images with the same White set. */
+static ALWAYS_INLINE bool smallest_image(int num_syms, const struct king_images *im,
                                          bool give_up, uint64_t *min_w, uint64_t *min_b,
                                          int *fixing)
 {
-    const struct geometry *g = ix->g;
-    int white[MATERIAL_MAX_PIECES], black[MATERIAL_MAX_PIECES], nw = 0, nb = 0, b;
-    uint64_t own_w = 0, own_b = 0;
-
-    BB_FOR_EACH(b, wk)
-        own_w |= (uint64_t)1 << (white[nw++] = g->dense_of[b]);
-    BB_FOR_EACH(b, bk)
-        own_b |= (uint64_t)1 << (black[nb++] = g->dense_of[b]);
-    uint64_t best_w = own_w, best_b = own_b; /* the identity's image */
+    uint64_t best_w = im->white[SYM_IDENTITY], best_b = im->black[SYM_IDENTITY];
     int ties = 1;
-    for (int s = SYM_IDENTITY + 1; s < g->num_syms; s++) {
-        uint64_t tw = image_set(ix, (enum symmetry)s, white, nw);
+    for (int s = SYM_IDENTITY + 1; s < num_syms; s++) {
+        uint64_t tw = im->white[s];
         if (tw > best_w)
             continue;
-        uint64_t tb = image_set(ix, (enum symmetry)s, black, nb);
+        uint64_t tb = im->black[s];
         if (tw < best_w || tb < best_b) {
             if (give_up)
                 return false;
@@ -230,7 +226,33 @@ static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t w
     *min_b = best_b;
     if (fixing)
         *fixing = ties;
-    return best_w == own_w && best_b == own_b;
+    return best_w == im->white[SYM_IDENTITY] && best_b == im->black[SYM_IDENTITY];
+}
+
+static ALWAYS_INLINE void king_images_body(const struct material_index *ix, bb_t wk, bb_t bk,
+                                           struct king_images *out)
+{
+    const struct geometry *g = ix->g;
+    int white[MATERIAL_MAX_PIECES], black[MATERIAL_MAX_PIECES], nw = 0, nb = 0, b;
+    out->white[SYM_IDENTITY] = out->black[SYM_IDENTITY] = 0;
+    BB_FOR_EACH(b, wk)
+        out->white[SYM_IDENTITY] |= (uint64_t)1 << (white[nw++] = g->dense_of[b]);
+    BB_FOR_EACH(b, bk)
+        out->black[SYM_IDENTITY] |= (uint64_t)1 << (black[nb++] = g->dense_of[b]);
+    for (int s = SYM_IDENTITY + 1; s < g->num_syms; s++) {
+        out->white[s] = image_set(ix, (enum symmetry)s, white, nw);
+        out->black[s] = image_set(ix, (enum symmetry)s, black, nb);
+    }
+}
+
+/* smallest_image() of the kings (wk, bk). */
+static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t wk, bb_t bk,
+                                         bool give_up, uint64_t *min_w, uint64_t *min_b,
+                                         int *fixing)
+{
+    struct king_images im;
+    king_images_body(ix, wk, bk, &im);
+    return smallest_image(ix->g->num_syms, &im, give_up, min_w, min_b, fixing);
 }
 
 /* The unreduced number of the representative of (wk, bk); *own (when not NULL) says
@@ -254,15 +276,15 @@ static ALWAYS_INLINE void index_mark_classes_body(struct material_index *ix, uin
 {
     bb_t board = ix->g->board, wk = 0;
     uint64_t bits = 0, white = UINT64_MAX;
-    uint64_t black_count = choose(bb_count(board) - ix->m.kings[WHITE], ix->m.kings[BLACK]);
     for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
         /* kings_unrank, with White's kings decoded once for the run of placements that
          * share them (as many as Black's placements, most of a word or more) */
-        if (r / black_count != white) {
-            white = r / black_count;
+        uint64_t white_r = divide(r, ix->by_black_placements);
+        if (white_r != white) {
+            white = white_r;
             wk = set_unrank(board, white, ix->m.kings[WHITE], fast);
         }
-        bb_t bk = set_unrank(board & ~wk, r % black_count, ix->m.kings[BLACK], fast);
+        bb_t bk = set_unrank(board & ~wk, r - white * ix->by_black_placements.d, ix->m.kings[BLACK], fast);
         uint64_t min_w, min_b;
         if (class_min_sets(ix, wk, bk, true, &min_w, &min_b, NULL))
             bits |= (uint64_t)1 << (r % 64);
@@ -319,8 +341,10 @@ int index_start(struct material_index *ix, const struct variant *v, const struct
     ix->reduced = men == 0;
     for (int s = WHITE; s <= BLACK; s++)
         ix->men_allowed[s] = man_squares(v, (enum side)s);
-    ix->king_count = choose(g->num_squares - men, m->kings[WHITE]) *
-                     choose(g->num_squares - men - m->kings[WHITE], m->kings[BLACK]);
+    ix->by_black_placements = divider_of(choose(g->num_squares - men - m->kings[WHITE],
+                                                m->kings[BLACK]));
+    ix->king_count = choose(g->num_squares - men, m->kings[WHITE]) * ix->by_black_placements.d;
+    ix->by_king_count = divider_of(ix->king_count);
     if (build_men_starts(ix) < 0)
         goto fail;
     ix->size = ix->men_count * ix->king_count;
@@ -397,24 +421,55 @@ uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
     return CPU_CHOOSE(index_of_kings)(ix, men_config, p, representative);
 }
 
-static ALWAYS_INLINE uint64_t index_of_reduced_body(const struct material_index *ix,
-                                                   const struct position *p, int *fixing,
+void index_king_images(const struct material_index *ix, const struct position *p,
+                       struct king_images *out)
+{
+    king_images_body(ix, p->kings[WHITE], p->kings[BLACK], out);
+}
+
+static ALWAYS_INLINE uint64_t index_of_images_body(const struct material_index *ix,
+                                                   const struct king_images *im, int *fixing,
                                                    const bool fast)
 {
     uint64_t min_w, min_b;
     (void)fast;
-    class_min_sets(ix, p->kings[WHITE], p->kings[BLACK], false, &min_w, &min_b, fixing);
+    smallest_image(ix->g->num_syms, im, false, &min_w, &min_b, fixing);
     return reduced_index(ix, dense_kings_rank(ix, min_w, min_b));
 }
 
-CPU_CLONES(uint64_t, index_of_reduced,
-           (const struct material_index *ix, const struct position *p, int *fixing),
-           (ix, p, fixing))
+CPU_CLONES(uint64_t, index_of_images,
+           (const struct material_index *ix, const struct king_images *im, int *fixing),
+           (ix, im, fixing))
 
-uint64_t index_of_reduced(const struct material_index *ix, const struct position *p,
-                          int *fixing)
+uint64_t index_of_images(const struct material_index *ix, const struct king_images *im,
+                         int *fixing)
 {
-    return CPU_CHOOSE(index_of_reduced)(ix, p, fixing);
+    return CPU_CHOOSE(index_of_images)(ix, im, fixing);
+}
+
+static ALWAYS_INLINE uint64_t index_of_moved_body(const struct material_index *ix,
+                                                  const struct king_images *im, enum side side,
+                                                  int from, int to, int *fixing, const bool fast)
+{
+    const struct geometry *g = ix->g;
+    struct king_images moved = *im;
+    uint64_t *sets = side == WHITE ? moved.white : moved.black;
+    int dense_from = g->dense_of[from], dense_to = g->dense_of[to];
+    for (int s = SYM_IDENTITY; s < g->num_syms; s++)
+        sets[s] = (sets[s] & ~((uint64_t)1 << ix->image[s][dense_from])) |
+                  (uint64_t)1 << ix->image[s][dense_to];
+    return index_of_images_body(ix, &moved, fixing, fast);
+}
+
+CPU_CLONES(uint64_t, index_of_moved,
+           (const struct material_index *ix, const struct king_images *im, enum side side,
+            int from, int to, int *fixing),
+           (ix, im, side, from, to, fixing))
+
+uint64_t index_of_moved(const struct material_index *ix, const struct king_images *im,
+                        enum side side, int from, int to, int *fixing)
+{
+    return CPU_CHOOSE(index_of_moved)(ix, im, side, from, to, fixing);
 }
 
 static ALWAYS_INLINE uint64_t index_of_body(const struct material_index *ix,
@@ -483,7 +538,7 @@ static ALWAYS_INLINE void index_place_kings_body(const struct material_index *ix
         return;
     }
     bb_t men = p->men[WHITE] | p->men[BLACK];
-    kings_unrank(ix, ix->g->board & ~men, i % ix->king_count, &p->kings[WHITE],
+    kings_unrank(ix, ix->g->board & ~men, remainder_of(i, ix->by_king_count), &p->kings[WHITE],
                  &p->kings[BLACK], fast);
 }
 
@@ -499,7 +554,7 @@ static ALWAYS_INLINE void index_position_body(const struct material_index *ix, u
                                               enum side side, struct position *out,
                                               const bool fast)
 {
-    index_men_position_body(ix, ix->reduced ? 0 : i / ix->king_count, side, out, fast);
+    index_men_position_body(ix, index_men_config(ix, i), side, out, fast);
     index_place_kings_body(ix, i, out, fast);
 }
 

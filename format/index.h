@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/divider.h"
 #include "format/material.h"
 
 #define INDEX_VERSION 1 /* bump when the numbering changes: old tables become unreadable */
@@ -30,6 +31,8 @@ struct material_index {
     uint64_t size;         /* positions per side to move */
 
     /* private */
+    struct divider by_king_count;       /* king_count */
+    struct divider by_black_placements; /* placements of Black's kings per White's */
     bb_t men_allowed[2];   /* squares a man of each side may stand on */
     uint64_t *black_men_start; /* per White men combination: first men index (and a sentinel) */
     uint64_t white_combinations;
@@ -80,11 +83,27 @@ void index_place_kings(const struct material_index *ix, uint64_t i, struct posit
 uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
                         const struct position *p, bool *representative);
 
-/* index_of() for a position of a reduced (kings-only) material, with how many of the
- * board's symmetries map p onto itself in *fixing: 1 for most positions; in general the
- * board's number of symmetries over p's index_class_size. Thread-safe. */
-uint64_t index_of_reduced(const struct material_index *ix, const struct position *p,
-                          int *fixing);
+/* The images of a kings-only position's kings under the board's symmetries, as sets of
+ * dense square numbers: what index_of_moved() needs to number the positions one
+ * king move away without mapping each of them afresh. */
+struct king_images {
+    uint64_t white[NUM_SYMS], black[NUM_SYMS];
+};
+void index_king_images(const struct material_index *ix, const struct position *p,
+                       struct king_images *out);
+
+/* index_of() in a reduced (kings-only) material of the position whose kings' images are
+ * *im, with how many of the board's symmetries map it onto itself in *fixing: 1 for most
+ * positions; in general the board's number of symmetries over its index_class_size.
+ * Thread-safe. */
+uint64_t index_of_images(const struct material_index *ix, const struct king_images *im,
+                         int *fixing);
+
+/* index_of_images() of the position whose kings' images are *im after a king of `side`
+ * moved from square `from` to square `to` (square bits), *im unchanged: a predecessor's
+ * number without mapping it afresh. Thread-safe. */
+uint64_t index_of_moved(const struct material_index *ix, const struct king_images *im,
+                        enum side side, int from, int to, int *fixing);
 
 /* The men configuration of index i (0..men_count-1; always 0 in a reduced material, whose
  * size is below king_count), and how far its men have advanced:
@@ -92,7 +111,7 @@ uint64_t index_of_reduced(const struct material_index *ix, const struct position
  * most advanced down. */
 static inline uint64_t index_men_config(const struct material_index *ix, uint64_t i)
 {
-    return i / ix->king_count;
+    return divide(i, ix->by_king_count);
 }
 int index_men_progress(const struct material_index *ix, uint64_t men_config);
 

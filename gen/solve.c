@@ -33,7 +33,7 @@ struct solver {
     const struct variant *v;
     const struct tableset *ts;
     struct table *t;
-    uint64_t per_config;  /* positions per men configuration */
+    struct divider per_config; /* by the positions per men configuration */
     uint64_t *place;      /* by men configuration: its place among its level's */
     dtm_t *dtm[2];        /* the level being solved, by side to move and place */
     mtc_t *mtc[2];
@@ -61,7 +61,8 @@ static bool wdl_settle(uint8_t *packed, uint64_t j, enum wdl w)
  * level's, then its king placement. */
 static uint64_t level_place(const struct solver *s, uint64_t i)
 {
-    return s->place[i / s->per_config] * s->per_config + i % s->per_config;
+    uint64_t config = divide(i, s->per_config);
+    return s->place[config] * s->per_config.d + (i - config * s->per_config.d);
 }
 
 /* PASS_WDL: the DTM pass of a two-bit build, which finds who wins and not how soon. */
@@ -261,16 +262,19 @@ static int keep_one_in(uint64_t *out, int n, int f)
 static int reduced_predecessors(const struct solver *s, const struct position *p, uint64_t *out)
 {
     const struct material_index *ix = &s->t->ix;
-    const uint8_t *count = s->count[side_other(p->side)];
+    enum side mover = side_other(p->side);
     struct unmove_list list;
-    struct position pred;
+    struct king_images images;
+    const uint8_t *count = s->count[mover];
     int n = 0, fixing_p, fixing;
 
-    index_of_reduced(ix, p, &fixing_p);
+    index_king_images(ix, p, &images);
+    index_of_images(ix, &images, &fixing_p);
     generate_king_unmoves(s->v, p, &list);
     for (int u = 0; u < list.count; u++) {
-        unmake_move(p, &list.moves[u], &pred);
-        uint64_t i = index_of_reduced(ix, &pred, &fixing);
+        /* the predecessor is p with the king that moved back on `from` */
+        const struct unmove *back = &list.moves[u];
+        uint64_t i = index_of_moved(ix, &images, mover, back->to, back->from, &fixing);
         if (count[level_place(s, i)] & MUST_CAPTURE)
             continue;
         for (int c = 0; c < fixing; c++)
@@ -841,7 +845,7 @@ int solve_material(const struct tableset *ts, const struct material *m,
     if (tableset_index_init(&out->ix, ts->v, m) < 0 || material_levels(&out->ix, &levels) < 0 ||
         allocate_work(&s, &levels, store == NULL) < 0)
         goto no_memory;
-    s.per_config = levels.per_config;
+    s.per_config = divider_of(levels.per_config);
     s.place = levels.place;
     int levels_total = 0, levels_done = 0, first = first_unfinished(&levels, store);
     for (int k = 0; k < levels.count; k++)

@@ -155,6 +155,33 @@ static void check_round_trip(const struct variant *v, const struct material_inde
     }
 }
 
+/* In a reduced material, every position one king move (to any free square) from r is
+ * numbered from r's images as index_of() numbers it, fixed by as many symmetries. */
+static void check_moved(const struct material_index *ix, const struct position *r)
+{
+    const struct geometry *g = ix->g;
+    struct king_images from_r;
+    index_king_images(ix, r, &from_r);
+    for (int side = WHITE; side <= BLACK; side++) {
+        int from, to;
+        BB_FOR_EACH(from, r->kings[side]) {
+            bb_t free = g->board & ~(r->kings[WHITE] | r->kings[BLACK]);
+            BB_FOR_EACH(to, free) {
+                struct position q = *r;
+                struct king_images from_q;
+                int fixing_moved, fixing_q;
+                q.kings[side] ^= bb_of(from) | bb_of(to);
+                index_king_images(ix, &q, &from_q);
+                uint64_t i = index_of_moved(ix, &from_r, (enum side)side, from, to,
+                                            &fixing_moved);
+                assert_int_equal(i, index_of(ix, &q, NULL));
+                assert_int_equal(index_of_images(ix, &from_q, &fixing_q), i);
+                assert_int_equal(fixing_moved, fixing_q);
+            }
+        }
+    }
+}
+
 static void check_material(const struct variant *v, const char *name)
 {
     struct material m = material_named(v, name);
@@ -200,12 +227,15 @@ static void check_material(const struct variant *v, const char *name)
             for (int a = 0; a < size; a++) {
                 /* each member numbered as r, fixed by as many symmetries as r */
                 int fixing = 0;
-                assert_int_equal(index_of_reduced(&ix, &members[a], &fixing), i);
+                struct king_images images;
+                index_king_images(&ix, &members[a], &images);
+                assert_int_equal(index_of_images(&ix, &images, &fixing), i);
                 assert_int_equal(fixing * size, g->num_syms);
                 assert_true(is_image(g, &r, &members[a]));
                 for (int b = 0; b < a; b++)
                     assert_false(position_equal(&members[a], &members[b]));
             }
+            check_moved(&ix, &r);
             covered += (uint64_t)size;
         }
         assert_int_equal(covered, expected);
