@@ -459,6 +459,40 @@ static void test_men_progress_all(void **state)
     check_progress_all("turkish", "MMvM");
 }
 
+/* core/divider.h: the quotient and remainder by multiplication equal the processor's, for
+ * divisors of every size (powers of two and their neighbours, where the method's rounding
+ * is tightest, and the index's own) and numerators up to the largest it promises. */
+static void test_divider(void **state)
+{
+    (void)state;
+    uint64_t divisors[200], n_divisors = 0;
+    for (int l = 0; l < 64; l++) {
+        uint64_t power = (uint64_t)1 << l;
+        divisors[n_divisors++] = power;
+        divisors[n_divisors++] = power + 1;
+        if (power > 2)
+            divisors[n_divisors++] = power - 1;
+    }
+    divisors[n_divisors++] = UINT64_MAX;
+    divisors[n_divisors++] = 3 * 2 * 496; /* KKvK's king placements on 32 squares, say */
+    divisors[n_divisors++] = 1225 * 48;
+    uint64_t top = ((uint64_t)1 << DIVIDER_NUMERATOR_BITS) - 1, x = 88172645463325252u;
+    for (uint64_t k = 0; k < n_divisors; k++) {
+        struct divider by = divider_of(divisors[k]);
+        for (int t = 0; t < 2000; t++) {
+            /* small numbers, numbers near multiples of d, and any below 2^62 */
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint64_t d = divisors[k], near = (x % 1000) * d + (uint64_t)(t % 3) - 1;
+            uint64_t n = t < 200 ? (uint64_t)t : t < 400 ? top - (uint64_t)(t - 200)
+                       : t % 2 && near <= top ? near : x & top;
+            if (divide(n, by) != n / d || remainder_of(n, by) != n % d)
+                fail_msg("%llu / %llu: %llu, remainder %llu", (unsigned long long)n,
+                         (unsigned long long)d, (unsigned long long)divide(n, by),
+                         (unsigned long long)remainder_of(n, by));
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_men_progress),
         cmocka_unit_test(test_progress_values),
         cmocka_unit_test(test_men_progress_all),
+        cmocka_unit_test(test_divider),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
