@@ -229,38 +229,33 @@ static ALWAYS_INLINE bool smallest_image(int num_syms, const struct king_images 
     return best_w == im->white[SYM_IDENTITY] && best_b == im->black[SYM_IDENTITY];
 }
 
+/* The images of the kings `set` under every symmetry, into sets[s]. */
+static ALWAYS_INLINE void side_images(const struct material_index *ix, bb_t set, uint64_t *sets)
+{
+    const struct geometry *g = ix->g;
+    int dense[MATERIAL_MAX_PIECES], n = 0, b;
+    sets[SYM_IDENTITY] = 0;
+    BB_FOR_EACH(b, set)
+        sets[SYM_IDENTITY] |= (uint64_t)1 << (dense[n++] = g->dense_of[b]);
+    for (int s = SYM_IDENTITY + 1; s < g->num_syms; s++)
+        sets[s] = image_set(ix, (enum symmetry)s, dense, n);
+}
+
 static ALWAYS_INLINE void king_images_body(const struct material_index *ix, bb_t wk, bb_t bk,
                                            struct king_images *out)
 {
-    const struct geometry *g = ix->g;
-    int white[MATERIAL_MAX_PIECES], black[MATERIAL_MAX_PIECES], nw = 0, nb = 0, b;
-    out->white[SYM_IDENTITY] = out->black[SYM_IDENTITY] = 0;
-    BB_FOR_EACH(b, wk)
-        out->white[SYM_IDENTITY] |= (uint64_t)1 << (white[nw++] = g->dense_of[b]);
-    BB_FOR_EACH(b, bk)
-        out->black[SYM_IDENTITY] |= (uint64_t)1 << (black[nb++] = g->dense_of[b]);
-    for (int s = SYM_IDENTITY + 1; s < g->num_syms; s++) {
-        out->white[s] = image_set(ix, (enum symmetry)s, white, nw);
-        out->black[s] = image_set(ix, (enum symmetry)s, black, nb);
-    }
-}
-
-/* smallest_image() of the kings (wk, bk). */
-static ALWAYS_INLINE bool class_min_sets(const struct material_index *ix, bb_t wk, bb_t bk,
-                                         bool give_up, uint64_t *min_w, uint64_t *min_b,
-                                         int *fixing)
-{
-    struct king_images im;
-    king_images_body(ix, wk, bk, &im);
-    return smallest_image(ix->g->num_syms, &im, give_up, min_w, min_b, fixing);
+    side_images(ix, wk, out->white);
+    side_images(ix, bk, out->black);
 }
 
 /* The unreduced number of the representative of (wk, bk); *own (when not NULL) says
  * whether (wk, bk) is that representative. */
 static ALWAYS_INLINE uint64_t class_min(const struct material_index *ix, bb_t wk, bb_t bk, bool *own)
 {
+    struct king_images im;
     uint64_t min_w, min_b;
-    bool is_own = class_min_sets(ix, wk, bk, false, &min_w, &min_b, NULL);
+    king_images_body(ix, wk, bk, &im);
+    bool is_own = smallest_image(ix->g->num_syms, &im, false, &min_w, &min_b, NULL);
     if (own)
         *own = is_own;
     return dense_kings_rank(ix, min_w, min_b);
@@ -276,17 +271,22 @@ static ALWAYS_INLINE void index_mark_classes_body(struct material_index *ix, uin
 {
     bb_t board = ix->g->board, wk = 0;
     uint64_t bits = 0, white = UINT64_MAX;
+    struct king_images images;
     for (uint64_t r = w * 64; r < (w + 1) * 64 && r < ix->unreduced_size; r++) {
-        /* kings_unrank, with White's kings decoded once for the run of placements that
-         * share them (as many as Black's placements, most of a word or more) */
+        /* kings_unrank, with White's kings decoded and mapped once for the run of
+         * placements that share them (as many as Black's placements, most of a word or
+         * more) */
         uint64_t white_r = divide(r, ix->by_black_placements);
         if (white_r != white) {
             white = white_r;
             wk = set_unrank(board, white, ix->m.kings[WHITE], fast);
+            side_images(ix, wk, images.white);
         }
-        bb_t bk = set_unrank(board & ~wk, r - white * ix->by_black_placements.d, ix->m.kings[BLACK], fast);
+        bb_t bk = set_unrank(board & ~wk, r - white * ix->by_black_placements.d,
+                             ix->m.kings[BLACK], fast);
         uint64_t min_w, min_b;
-        if (class_min_sets(ix, wk, bk, true, &min_w, &min_b, NULL))
+        side_images(ix, bk, images.black);
+        if (smallest_image(ix->g->num_syms, &images, true, &min_w, &min_b, NULL))
             bits |= (uint64_t)1 << (r % 64);
     }
     ix->classes[w].bits = bits;

@@ -574,6 +574,11 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
         a.at[plies] = (struct bucket){ 0 };
 #pragma omp parallel if (now.count > 2048)
         {
+            /* the men of the configuration decoded last: entries come mostly in runs of
+             * one configuration (the initial ones in index order, the others from king
+             * moves, which keep it), so only their kings are decoded */
+            uint64_t men_config = UINT64_MAX;
+            struct position men;
             struct findings *f = malloc(sizeof *f);
             if (f) {
                 f->agenda = &a;
@@ -590,7 +595,13 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
                 struct position p;
                 if (!f || !still_final(s, pass, side, i, plies))
                     continue;
-                index_position(&s->t->ix, i, side, &p);
+                if (config != men_config) {
+                    index_men_position(&s->t->ix, config, side, &men);
+                    men_config = config;
+                }
+                p = men;
+                p.side = side;
+                index_place_kings(&s->t->ix, i, &p);
                 propagate(s, pass, &p, config, i, plies, f);
             }
             if (f)
