@@ -18,12 +18,6 @@ static unsigned man_capture_dirs(const struct variant *v, const struct geometry 
     return v->men_capture_backward ? ALL_DIRS : g->man_dir_mask[s];
 }
 
-/* The nearest square of `set` from the start of a ray in direction d: rays in the "up"
- * directions run to higher bits, the others to lower bits. */
-static int nearest(const struct geometry *g, bb_t set, enum direction d)
-{
-    return g->shift[d] > 0 ? bb_first(set) : 63 - __builtin_clzll(set);
-}
 
 /* ---- captures ---------------------------------------------------------------------- */
 
@@ -153,7 +147,7 @@ CONTINUATION_PROTOTYPES(fast, CPU_FAST_TARGET)
 static int first_piece(const struct capture_search *cs, int square, enum direction d)
 {
     bb_t blockers = cs->g->ray[square][d] & ~cs->empty;
-    return blockers ? nearest(cs->g, blockers, d) : -1;
+    return blockers ? ray_nearest(cs->g, blockers, d) : -1;
 }
 
 /* The directions the next jump may take after a jump in direction `came` (NO_DIRECTION
@@ -179,7 +173,7 @@ static ALWAYS_INLINE bool flying_king_has_jump(const struct geometry *g, int squ
         bb_t blockers = g->ray[square][d] & ~empty;
         if (!blockers)
             continue;
-        int over = nearest(g, blockers, (enum direction)d);
+        int over = ray_nearest(g, blockers, (enum direction)d);
         int land = g->step[over][d];
         if ((takeable & bb_of(over)) && land >= 0 && (empty & bb_of(land)))
             return true;
@@ -538,21 +532,6 @@ static void add_quiet(struct move_list *list, int from, int to, bool promotes)
     m->precedence = 0;
 }
 
-/* The squares a king on k can move to in direction d without capturing. */
-static ALWAYS_INLINE bb_t king_targets(const struct variant *v, const struct geometry *g,
-                                       int k, enum direction d, bb_t occupied)
-{
-    if (!v->flying_kings) {
-        int t = g->step[k][d];
-        return t >= 0 && !(occupied & bb_of(t)) ? bb_of(t) : 0;
-    }
-    bb_t ray = g->ray[k][d], blockers = ray & occupied;
-    if (!blockers)
-        return ray;
-    int b = nearest(g, blockers, d);
-    return ray & ~g->ray[b][d] & ~bb_of(b);
-}
-
 static void generate_quiet(const struct variant *v, const struct geometry *g,
                            const struct position *p, struct move_list *list)
 {
@@ -568,7 +547,7 @@ static void generate_quiet(const struct variant *v, const struct geometry *g,
     }
     BB_FOR_EACH(k, p->kings[s]) {
         for (int d = 0; d < NUM_DIRS; d++)
-            BB_FOR_EACH(t, king_targets(v, g, k, (enum direction)d, occupied))
+            BB_FOR_EACH(t, king_quiet_targets(v, g, k, (enum direction)d, occupied))
                 add_quiet(list, k, t, false);
     }
 }
@@ -617,7 +596,7 @@ static ALWAYS_INLINE int count_king_targets(const struct variant *v, const struc
     int count = 0, k;
     BB_FOR_EACH(k, kings) {
         for (int d = 0; d < NUM_DIRS; d++)
-            count += bb_count(king_targets(v, g, k, (enum direction)d, occupied));
+            count += bb_count(king_quiet_targets(v, g, k, (enum direction)d, occupied));
     }
     return count;
 }

@@ -33,6 +33,31 @@ struct move_list {
     struct move moves[MAX_MOVES];
 };
 
+/* The nearest square of `set` from the start of a ray in direction d: rays in the "up"
+ * directions run to higher bits, the others to lower bits. */
+static inline int ray_nearest(const struct geometry *g, bb_t set, enum direction d)
+{
+    return g->shift[d] > 0 ? bb_first(set) : 63 - __builtin_clzll(set);
+}
+
+/* The squares a king on k can move to in direction d without capturing, the squares in
+ * `occupied` blocking. Quiet king moves go both ways: these are also the squares from
+ * which a king's quiet move in the opposite direction came to k. */
+static inline __attribute__((always_inline)) bb_t
+king_quiet_targets(const struct variant *v, const struct geometry *g, int k, enum direction d,
+                   bb_t occupied)
+{
+    if (!v->flying_kings) {
+        int t = g->step[k][d];
+        return t >= 0 && !(occupied & bb_of(t)) ? bb_of(t) : 0;
+    }
+    bb_t ray = g->ray[k][d], blockers = ray & occupied;
+    if (!blockers)
+        return ray;
+    int b = ray_nearest(g, blockers, d);
+    return ray & ~g->ray[b][d] & ~bb_of(b);
+}
+
 /* How to tell capture moves apart. Two capture sequences that take the same pieces and
  * end on the same square are one move by default (as players and PDN see them). With
  * MOVES_KEEP_DUPLICATES they are counted apart when they take the pieces in a different

@@ -41,14 +41,11 @@ static void add_king_unmoves(const struct variant *v, const struct position *p,
                              bool legal_only, struct unmove_list *list, int sq)
 {
     const struct geometry *g = v->board();
-    bb_t empty = g->board & ~position_occupied(p);
+    bb_t occupied = position_occupied(p);
     for (int d = 0; d < NUM_DIRS; d++) {
-        for (int from = g->step[sq][d]; from >= 0 && (empty & bb_of(from));
-             from = g->step[from][d]) {
+        int from;
+        BB_FOR_EACH(from, king_quiet_targets(v, g, sq, (enum direction)d, occupied))
             add_if_legal(v, p, legal_only, list, from, sq, UNMOVE_KING);
-            if (!v->flying_kings)
-                break;
-        }
     }
 }
 
