@@ -36,21 +36,6 @@ void rule_search_clear(struct rule_search *s)
     s->used = 0;
 }
 
-void rule_counts_fresh(const struct rule_row *row, const struct position *p,
-                       struct rule_counts *out)
-{
-    struct material m = material_of(p);
-    rule_counts_fresh_for(row, p, &m, out);
-}
-
-void rule_counts_fresh_for(const struct rule_row *row, const struct position *p,
-                           const struct material *m, struct rule_counts *out)
-{
-    for (int k = 0; k < RULES_MAX; k++)
-        out->plies[k] = RULE_COUNT_NOT_STARTED;
-    rule_counts_settle_for(row, p, m, out);
-}
-
 int rule_verdict_rank(struct rule_verdict v)
 {
     return v.wdl == WDL_WIN ? 100000 - v.plies : v.wdl == WDL_LOSS ? -100000 + v.plies : 0;

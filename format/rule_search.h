@@ -89,14 +89,6 @@ int rule_search_value(struct rule_search *s, const struct position *p,
 int rule_search_distance(struct rule_search *s, const struct position *p,
                          const struct rule_counts *c, struct rule_verdict *v);
 
-/* The fresh counts of p: as rule_counts_settle gives them from none. */
-void rule_counts_fresh(const struct rule_row *row, const struct position *p,
-                       struct rule_counts *out);
-
-/* The same, m being p's material (material_of(p)). */
-void rule_counts_fresh_for(const struct rule_row *row, const struct position *p,
-                           const struct material *m, struct rule_counts *out);
-
 /* Wins first by the fewest plies, then draws, then losses by the most plies. */
 int rule_verdict_rank(struct rule_verdict v);
 

@@ -90,6 +90,14 @@ void rule_counts_settle(const struct rule_row *row, const struct position *p,
 void rule_counts_settle_for(const struct rule_row *row, const struct position *p,
                             const struct material *m, struct rule_counts *counts);
 
+/* The fresh counts of p: as rule_counts_settle gives them from none. */
+void rule_counts_fresh(const struct rule_row *row, const struct position *p,
+                       struct rule_counts *out);
+
+/* The same, m being p's material (material_of(p)). */
+void rule_counts_fresh_for(const struct rule_row *row, const struct position *p,
+                           const struct material *m, struct rule_counts *out);
+
 /* The counts after a move with facts f from p (counts settled for p) to child. */
 void rule_counts_after(const struct rule_row *row, const struct position *p,
                        const struct rule_counts *in, struct move_facts f,
