@@ -891,8 +891,16 @@ int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dt
     /* t holds the canonical material; the lookup swapped colours (and the side to move)
      * where p has it the other way round */
     *m = !t ? material_of(p) : q.side == p->side ? t->m : material_flipped(&t->m);
-    if (!t || *dtm == DTM_DRAW) /* a draw is one under the rules: nothing more to read */
+    if (!t)
         return status;
+    if (*dtm == DTM_DRAW) {
+        /* a draw is one under the rules: nothing more to read, and known, so that the
+         * probe answers it without starting a search */
+        *fresh = DTM_DRAW;
+        *dtz = 0;
+        *known = true;
+        return status;
+    }
     return rules_value_at(tb, (struct tb_table *)t, table_metric_rules(reading), q.side, i,
                           dtm, fresh, dtz, known);
 }
