@@ -15,20 +15,6 @@ struct rule_memo_entry {
     struct rule_verdict v;
 };
 
-void rule_search_init(struct rule_search *s, const struct rule_row *row,
-                      const struct rule_oracle *oracle, size_t max_states)
-{
-    *s = (struct rule_search){ .row = row, .oracle = oracle, .max_states = max_states,
-                               .distance_states = max_states / 1024 };
-}
-
-void rule_search_free(struct rule_search *s)
-{
-    free(s->memo);
-    s->memo = NULL;
-    s->capacity = s->used = 0;
-}
-
 void rule_search_clear(struct rule_search *s)
 {
     if (s->memo)
