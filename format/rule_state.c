@@ -34,8 +34,12 @@ int rule_row_init(struct rule_row *row, const struct variant *v, int reading)
     row->v = v;
     row->num = n;
     row->reading = reading;
-    for (int k = 0; k < n; k++)
+    row->preconditioned = 0;
+    for (int k = 0; k < n; k++) {
         row->cond[k] = condition_of(v, &v->move_limits[k].precondition);
+        if (rule_has_precondition(&v->move_limits[k]))
+            row->preconditioned |= 1u << k;
+    }
     memset(row->in_force, 0, sizeof row->in_force);
     memset(row->strong_black, 0, sizeof row->strong_black);
     struct material m;
@@ -95,7 +99,7 @@ bool rule_in_force(const struct rule_row *row, int k, const struct position *p,
 static bool precondition_met(const struct rule_row *row, int k, const struct position *p,
                              enum side strong)
 {
-    return !rule_has_precondition(row_rule(row, k)) ||
+    return !((row->preconditioned >> k) & 1) ||
            condition_meets_for(&row->cond[k], p, (int)strong);
 }
 

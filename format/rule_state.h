@@ -34,6 +34,7 @@ struct rule_row {
     int reading;                    /* 0: each rule's first reading; 1: its second, where
                                        it has one (else its only one) */
     struct condition cond[RULES_MAX];
+    unsigned preconditioned;        /* bit k set when rule k has a precondition */
     /* by material_code, for materials of up to MATERIAL_MAX_PIECES pieces: bit k set
      * when rule k covers the material, and when its strong side is then Black (a probe
      * under the rules asks at every call; the answer depends on the material only) */
