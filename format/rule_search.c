@@ -15,40 +15,11 @@ struct rule_memo_entry {
     struct rule_verdict v;
 };
 
-void rule_search_init(struct rule_search *s, const struct rule_row *row,
-                      const struct rule_oracle *oracle, size_t max_states)
-{
-    *s = (struct rule_search){ .row = row, .oracle = oracle, .max_states = max_states,
-                               .distance_states = max_states / 1024 };
-}
-
-void rule_search_free(struct rule_search *s)
-{
-    free(s->memo);
-    s->memo = NULL;
-    s->capacity = s->used = 0;
-}
-
 void rule_search_clear(struct rule_search *s)
 {
     if (s->memo)
         memset(s->memo, 0, s->capacity * sizeof *s->memo);
     s->used = 0;
-}
-
-void rule_counts_fresh(const struct rule_row *row, const struct position *p,
-                       struct rule_counts *out)
-{
-    struct material m = material_of(p);
-    rule_counts_fresh_for(row, p, &m, out);
-}
-
-void rule_counts_fresh_for(const struct rule_row *row, const struct position *p,
-                           const struct material *m, struct rule_counts *out)
-{
-    for (int k = 0; k < RULES_MAX; k++)
-        out->plies[k] = RULE_COUNT_NOT_STARTED;
-    rule_counts_settle_for(row, p, m, out);
 }
 
 int rule_verdict_rank(struct rule_verdict v)

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "format/rule_state.h"
 #include "format/value.h"
@@ -66,9 +67,22 @@ struct rule_search {
     size_t capacity, used;          /* capacity: 0 or a power of two */
 };
 
-void rule_search_init(struct rule_search *s, const struct rule_row *row,
-                      const struct rule_oracle *oracle, size_t max_states);
-void rule_search_free(struct rule_search *s);
+/* Inline, as a probe under the rules starts and ends one at every call and most calls
+ * never search (a rule table answers). */
+static inline void rule_search_init(struct rule_search *s, const struct rule_row *row,
+                                    const struct rule_oracle *oracle, size_t max_states)
+{
+    *s = (struct rule_search){ .row = row, .oracle = oracle, .max_states = max_states,
+                               .distance_states = max_states / 1024 };
+}
+
+static inline void rule_search_free(struct rule_search *s)
+{
+    if (s->memo) /* none where nothing was searched */
+        free(s->memo);
+    s->memo = NULL;
+    s->capacity = s->used = 0;
+}
 
 /* Empties the transposition table (keeping its memory). */
 void rule_search_clear(struct rule_search *s);
@@ -88,14 +102,6 @@ int rule_search_value(struct rule_search *s, const struct position *p,
  * RULE_SEARCH_ERR_MEMORY. */
 int rule_search_distance(struct rule_search *s, const struct position *p,
                          const struct rule_counts *c, struct rule_verdict *v);
-
-/* The fresh counts of p: as rule_counts_settle gives them from none. */
-void rule_counts_fresh(const struct rule_row *row, const struct position *p,
-                       struct rule_counts *out);
-
-/* The same, m being p's material (material_of(p)). */
-void rule_counts_fresh_for(const struct rule_row *row, const struct position *p,
-                           const struct material *m, struct rule_counts *out);
 
 /* Wins first by the fewest plies, then draws, then losses by the most plies. */
 int rule_verdict_rank(struct rule_verdict v);

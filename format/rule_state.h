@@ -34,6 +34,7 @@ struct rule_row {
     int reading;                    /* 0: each rule's first reading; 1: its second, where
                                        it has one (else its only one) */
     struct condition cond[RULES_MAX];
+    unsigned preconditioned;        /* bit k set when rule k has a precondition */
     /* by material_code, for materials of up to MATERIAL_MAX_PIECES pieces: bit k set
      * when rule k covers the material, and when its strong side is then Black (a probe
      * under the rules asks at every call; the answer depends on the material only) */
@@ -89,6 +90,14 @@ void rule_counts_settle(const struct rule_row *row, const struct position *p,
 /* The same, m being p's material (material_of(p)), which a probe has from its lookup. */
 void rule_counts_settle_for(const struct rule_row *row, const struct position *p,
                             const struct material *m, struct rule_counts *counts);
+
+/* The fresh counts of p: as rule_counts_settle gives them from none. */
+void rule_counts_fresh(const struct rule_row *row, const struct position *p,
+                       struct rule_counts *out);
+
+/* The same, m being p's material (material_of(p)). */
+void rule_counts_fresh_for(const struct rule_row *row, const struct position *p,
+                           const struct material *m, struct rule_counts *out);
 
 /* The counts after a move with facts f from p (counts settled for p) to child. */
 void rule_counts_after(const struct rule_row *row, const struct position *p,

@@ -269,15 +269,13 @@ static int map_table_file(damero_tb *tb, struct tb_table *t, enum table_metric m
     return status;
 }
 
-/* Makes t's file for `metric` ready to read, opening it on first use. A file that cannot
- * be opened fails every later call the same way, with its own status and message; out of
- * memory is not remembered (a later call tries again). Thread-safe. */
-static int use_file(damero_tb *tb, struct tb_table *t, enum table_metric metric)
+/* Opens t's file for `metric` on its first use, unless another thread has (use_file). A
+ * file that cannot be opened fails every later call the same way, with its own status and
+ * message; out of memory is not remembered (a later call tries again). Thread-safe. */
+static int open_file(damero_tb *tb, struct tb_table *t, enum table_metric metric)
 {
     struct tb_file *f = &t->file[metric - 1];
     char err[2 * PATH_SIZE + 256];
-    if (atomic_load_explicit(&f->state, memory_order_acquire) == FILE_OPEN)
-        return DAMERO_OK;
     pthread_mutex_lock(&t->lock);
     if (atomic_load_explicit(&f->state, memory_order_relaxed) == FILE_LISTED) {
         int status = map_table_file(tb, t, metric, err, sizeof err);
@@ -296,6 +294,17 @@ static int use_file(damero_tb *tb, struct tb_table *t, enum table_metric metric)
     if (atomic_load_explicit(&f->state, memory_order_relaxed) == FILE_OPEN)
         return DAMERO_OK;
     return fail(f->status, "%s", f->message ? f->message : "out of memory");
+}
+
+/* Makes t's file for `metric` ready to read, opening it on first use (open_file).
+ * Thread-safe. The test of a file already open is inline: every probe asks for two to
+ * four files, and a call to open_file, whose frame holds a buffer for a message, cost
+ * more than the test itself. */
+static inline int use_file(damero_tb *tb, struct tb_table *t, enum table_metric metric)
+{
+    if (atomic_load_explicit(&t->file[metric - 1].state, memory_order_acquire) == FILE_OPEN)
+        return DAMERO_OK;
+    return open_file(tb, t, metric);
 }
 
 static void number_squares(damero_tb *tb)
@@ -607,14 +616,12 @@ static struct value_place place_of(const struct tb_table *t, enum table_metric m
                                  table_block_count(&f->map, b) };
 }
 
-/* The value at `at`: from the cache, else read from the file (and kept in the cache). */
-static int read_value_at(damero_tb *tb, const struct value_place *at, unsigned *value)
+/* The value at `at` read from the file, its block then kept in the cache. */
+static int read_block_value(damero_tb *tb, const struct value_place *at, unsigned *value)
 {
     const struct table_map *map = at->map;
     uint32_t bits = map->info.value_bits;
     char err[512];
-    if (block_cache_value(tb->cache, at->cache_file, at->block, bits, at->count, at->k, value))
-        return DAMERO_OK;
     size_t bytes = table_block_bytes(map, at->block);
     uint8_t *data = block_cache_buffer(bytes);
     ZSTD_DCtx *dctx = take_dctx(tb);
@@ -632,6 +639,17 @@ static int read_value_at(damero_tb *tb, const struct value_place *at, unsigned *
     if (status != TABLE_OK)
         return fail(status_of(status), "%s/%s", tb->dir, err);
     return DAMERO_OK;
+}
+
+/* The value at `at`: from the cache, else from the file (read_block_value). The cache's
+ * answer is inline: a probe reads two to four values, and the frame of the call that
+ * reads a block (a buffer for a message) cost more than taking the cache's. */
+static inline int read_value_at(damero_tb *tb, const struct value_place *at, unsigned *value)
+{
+    if (block_cache_value(tb->cache, at->cache_file, at->block, at->map->info.value_bits,
+                          at->count, at->k, value))
+        return DAMERO_OK;
+    return read_block_value(tb, at, value);
 }
 
 /* The stored value of index i for `side` to move in one of t's files. */
@@ -873,8 +891,16 @@ int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dt
     /* t holds the canonical material; the lookup swapped colours (and the side to move)
      * where p has it the other way round */
     *m = !t ? material_of(p) : q.side == p->side ? t->m : material_flipped(&t->m);
-    if (!t || *dtm == DTM_DRAW) /* a draw is one under the rules: nothing more to read */
+    if (!t)
         return status;
+    if (*dtm == DTM_DRAW) {
+        /* a draw is one under the rules: nothing more to read, and known, so that the
+         * probe answers it without starting a search */
+        *fresh = DTM_DRAW;
+        *dtz = 0;
+        *known = true;
+        return status;
+    }
     return rules_value_at(tb, (struct tb_table *)t, table_metric_rules(reading), q.side, i,
                           dtm, fresh, dtz, known);
 }

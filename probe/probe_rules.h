@@ -32,9 +32,10 @@ int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_
 
 /* At once what the probe under the rules first reads of p: its DTM and MTC, and its
  * rule table's value and distance under reading as probe_rules_fresh gives them, with one lookup of the
- * material and the index; the rule table is not read (*known false) where p is a draw,
- * which it is under the rules too. *m is p's material (material_of(p)), as the lookup
- * found it. Returns a damero status. Thread-safe. */
+ * material and the index; where p is a draw, which it is under the rules too, the rule
+ * table is not read and *fresh is that draw (*known true, with or without rule tables).
+ * *m is p's material (material_of(p)), as the lookup found it. Returns a damero status.
+ * Thread-safe. */
 int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
                  mtc_t *mtc, dtm_t *fresh, int *dtz, bool *known, struct material *m);
 

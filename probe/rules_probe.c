@@ -155,13 +155,17 @@ static int counts_in(const struct search *s, const struct position *p,
     return DAMERO_OK;
 }
 
+/* The public strong sides are the internal ones plus one: a copy that the compiler
+ * vectorises rather than a choice per count, at every probe under the rules. */
+_Static_assert(DAMERO_STRONG_WHITE == WHITE + 1 && DAMERO_STRONG_BLACK == BLACK + 1 &&
+               DAMERO_STRONG_UNSAID == RULE_STRONG_NONE + 1, "strong sides differ by one");
+_Static_assert(DAMERO_MAX_RULES == RULES_MAX, "as many counts in both");
+
 static void counts_out(const struct rule_counts *c, damero_counts *out)
 {
     for (int k = 0; k < DAMERO_MAX_RULES; k++) {
         out->plies[k] = c->plies[k];
-        out->strong[k] = c->strong[k] == WHITE   ? DAMERO_STRONG_WHITE
-                         : c->strong[k] == BLACK ? DAMERO_STRONG_BLACK
-                                                 : DAMERO_STRONG_UNSAID;
+        out->strong[k] = c->strong[k] + 1;
     }
 }
 
