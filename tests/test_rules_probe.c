@@ -635,9 +635,42 @@ static void test_no_progress(void **state)
         run_check(root_of(state), &checks[k]);
 }
 
+/* The fresh counts a probe takes (rule_counts_fresh, which starts only the rules in force)
+ * are those of settling counts none of which has started, the definition the brute-force
+ * solver above uses: every variant, both readings, positions of up to 4 pieces a side
+ * (most of the rules' endings: kings against a king, kings and men). */
+static void test_fresh_counts(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x2545f4914f6cdd1du;
+    int compared = 0;
+    for (const struct variant *v = variants; v->name; v++)
+        for (int reading = 0; reading <= 1; reading++) {
+            struct rule_row row;
+            if (rule_row_init(&row, v, reading) < 0)
+                continue;
+            for (int t = 0; t < 20000; t++) {
+                struct position p = random_position(v, &seed, 1 + t % 4, t % 2 ? 100 : 60);
+                struct rule_counts fresh, settled;
+                for (int k = 0; k < RULES_MAX; k++)
+                    settled.plies[k] = RULE_COUNT_NOT_STARTED;
+                rule_counts_settle(&row, &p, &settled);
+                rule_counts_fresh(&row, &p, &fresh);
+                for (int k = 0; k < row.num; k++) {
+                    assert_int_equal(fresh.plies[k], settled.plies[k]);
+                    if (settled.plies[k] != RULE_COUNT_NOT_STARTED)
+                        assert_int_equal(fresh.strong[k], settled.strong[k]);
+                }
+                compared += row.num > 0;
+            }
+        }
+    assert_true(compared > 100000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fresh_counts),
         cmocka_unit_test_setup_teardown(test_russian_small, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_russian_kkkvk, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_spanish_kkkvk, setup, temp_dir_teardown),
