@@ -159,20 +159,22 @@ static void build_symmetries(struct geometry *g, const struct board_kind *k)
     }
 }
 
-static void build(struct geometry *g, const struct board_kind *k, int n)
+static void build(struct geometry *g, const struct board_kind *k, int n,
+                  enum board_layout layout)
 {
     build_squares(g, k, n);
     build_directions(g, k);
     build_lines(g, k);
     build_symmetries(g, k);
+    g->layout = layout;
 }
 
 /* Built at load time so that the tables are ready and read-only before any thread runs. */
 __attribute__((constructor)) static void geometry_init(void)
 {
-    build(&board_8x8, &diagonal, 8);
-    build(&board_10x10, &diagonal, 10);
-    build(&board_8x8_orthogonal, &orthogonal, 8);
+    build(&board_8x8, &diagonal, 8, LAYOUT_DIAGONAL_8);
+    build(&board_10x10, &diagonal, 10, LAYOUT_DIAGONAL_10);
+    build(&board_8x8_orthogonal, &orthogonal, 8, LAYOUT_ORTHOGONAL_8);
 }
 
 const struct geometry *geometry_8x8(void) { return &board_8x8; }

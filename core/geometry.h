@@ -46,6 +46,39 @@ enum symmetry {
     NUM_SYMS
 };
 
+/* The three boards' layouts, and the step of each direction on each as constants: the
+ * move generator's hot code is compiled once per layout (core/movegen.c), where a step is
+ * then a rotation by an immediate and a mask in a register, not two loads from the board.
+ * test_geometry checks these against the steps geometry_init builds. */
+enum board_layout { LAYOUT_DIAGONAL_8, LAYOUT_DIAGONAL_10, LAYOUT_ORTHOGONAL_8, NUM_LAYOUTS };
+
+struct layout_steps {
+    int shift[NUM_DIRS];         /* as struct geometry's shift */
+    bb_t step_mask[NUM_DIRS];    /* as struct geometry's step_mask */
+    bb_t board;                  /* all playable squares */
+};
+
+#define DIAGONAL_8_BOARD 0xf7fbfdfefull     /* bits 0-35 but the ghosts 4, 13, 22, 31 */
+#define DIAGONAL_10_BOARD 0x7dffbff7feffdfull /* bits 0-54 but the ghosts 5, 16, ..., 49 */
+static const struct layout_steps LAYOUT_STEPS[NUM_LAYOUTS] = {
+    [LAYOUT_DIAGONAL_8] = {
+        .shift = { 4, 5, -5, -4 },
+        .step_mask = { DIAGONAL_8_BOARD, DIAGONAL_8_BOARD, DIAGONAL_8_BOARD, DIAGONAL_8_BOARD },
+        .board = DIAGONAL_8_BOARD },
+    [LAYOUT_DIAGONAL_10] = {
+        .shift = { 5, 6, -6, -5 },
+        .step_mask = { DIAGONAL_10_BOARD, DIAGONAL_10_BOARD, DIAGONAL_10_BOARD,
+                       DIAGONAL_10_BOARD },
+        .board = DIAGONAL_10_BOARD },
+    [LAYOUT_ORTHOGONAL_8] = {
+        .shift = { -1, 8, -8, 1 },
+        /* the squares a step can arrive on: not file h going left, not rank 1 going
+         * up, not rank 8 going down, not file a going right */
+        .step_mask = { 0x7f7f7f7f7f7f7f7full, 0xffffffffffffff00ull, 0x00ffffffffffffffull,
+                       0xfefefefefefefefeull },
+        .board = ~0ull },
+};
+
 #define MAX_MAN_DIRS 3 /* a man steps forward (one or two directions) and perhaps sideways */
 
 struct geometry {
@@ -71,6 +104,7 @@ struct geometry {
     enum direction man_dir[2][MAX_MAN_DIRS];
     unsigned man_dir_mask[2];    /* the same as bits 1 << direction */
 
+    enum board_layout layout;    /* which of LAYOUT_STEPS its steps are */
     int num_syms;                /* symmetries of the board: 4 (diagonal) or 8 */
     int symmetric[NUM_SYMS][MAX_SQUARES]; /* image of each square under each symmetry */
 };
@@ -103,10 +137,21 @@ static inline bb_t bb_of(int bit) { return (bb_t)1 << bit; }
  * on the diagonal boards the board ends more than a step's shift below bit 64 (so only
  * a step down wraps, onto bits above the board), and on the orthogonal board a wrapping
  * bit lands on the edge the step cannot arrive on, outside step_mask. */
+static inline bb_t bb_shifted(bb_t b, int shift, bb_t arrivals)
+{
+    unsigned r = (unsigned)shift & 63;
+    return ((b << r) | (b >> (-r & 63))) & arrivals;
+}
+
 static inline bb_t bb_step(const struct geometry *g, bb_t b, enum direction d)
 {
-    unsigned r = (unsigned)g->shift[d] & 63;
-    return ((b << r) | (b >> (-r & 63))) & g->step_mask[d];
+    return bb_shifted(b, g->shift[d], g->step_mask[d]);
+}
+
+/* bb_step on a board of layout l, for code compiled for that layout (l constant). */
+static inline bb_t layout_step(enum board_layout l, bb_t b, enum direction d)
+{
+    return bb_shifted(b, LAYOUT_STEPS[l].shift[d], LAYOUT_STEPS[l].step_mask[d]);
 }
 
 #define BB_FOR_EACH(bit, set) \

@@ -10,6 +10,13 @@ static void check_board(const struct geometry *g, int n, int squares, int syms)
     assert_int_equal(g->num_squares, squares);
     assert_int_equal(bb_count(g->board), squares);
     assert_int_equal(g->num_syms, syms);
+    /* The constant steps the move generator is compiled with are the board's. */
+    const struct layout_steps *constant = &LAYOUT_STEPS[g->layout];
+    assert_true(constant->board == g->board);
+    for (int d = 0; d < NUM_DIRS; d++) {
+        assert_int_equal(constant->shift[d], g->shift[d]);
+        assert_true(constant->step_mask[d] == g->step_mask[d]);
+    }
     for (int i = 0; i < g->num_squares; i++) {
         int b = g->square_bit[i];
         assert_int_equal(g->dense_of[b], i);
