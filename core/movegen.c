@@ -10,6 +10,47 @@
 
 #define ALL_DIRS ((1u << NUM_DIRS) - 1)
 
+/* The copies of the hot code. The baseline reads the board's steps from its geometry and
+ * runs on any processor (core/cpu.h). Where the processor has popcnt and BMI there is a
+ * copy for each board layout, with that layout's steps as constants (LAYOUT_STEPS): the
+ * commonest operation of the generator, a step of a whole set of squares, is then a
+ * rotation by an immediate and a mask in a register. The functions that take `copy` are
+ * always inlined with it constant. */
+enum copy { COPY_BASELINE, COPY_DIAGONAL_8, COPY_DIAGONAL_10, COPY_ORTHOGONAL_8, NUM_COPIES };
+
+/* The layout copy of each board layout. */
+static ALWAYS_INLINE enum board_layout layout_of_copy(const enum copy copy)
+{
+    return (enum board_layout)(copy - COPY_DIAGONAL_8);
+}
+
+/* The copy to run on the board g. */
+static inline enum copy copy_for(const struct geometry *g)
+{
+    return CPU_DISPATCH && cpu_use_fast() ? (enum copy)(COPY_DIAGONAL_8 + g->layout)
+                                          : COPY_BASELINE;
+}
+
+/* bb_step in a copy. */
+static ALWAYS_INLINE bb_t step(const struct geometry *g, bb_t b, enum direction d,
+                               const enum copy copy)
+{
+    return copy == COPY_BASELINE ? bb_step(g, b, d) : layout_step(layout_of_copy(copy), b, d);
+}
+
+/* The shift of a step in direction d, in a copy. */
+static ALWAYS_INLINE int step_shift(const struct geometry *g, enum direction d,
+                                    const enum copy copy)
+{
+    return copy == COPY_BASELINE ? g->shift[d] : LAYOUT_STEPS[layout_of_copy(copy)].shift[d];
+}
+
+/* The playable squares, in a copy. */
+static ALWAYS_INLINE bb_t board_squares(const struct geometry *g, const enum copy copy)
+{
+    return copy == COPY_BASELINE ? g->board : LAYOUT_STEPS[layout_of_copy(copy)].board;
+}
+
 /* The directions a man of side s captures in (bits): those it steps in, and backward too
  * in some variants. */
 static unsigned man_capture_dirs(const struct variant *v, const struct geometry *g,
@@ -128,9 +169,9 @@ static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
  * stay pay nothing for the others' bookkeeping. Only the lifting search tracks the
  * direction of the last jump: where pieces stay, the one just jumped blocks the way back.
  *
- * Each kind is compiled twice again, as the copies of core/cpu.h (`fast` constant): the
- * search is most of perft's time, and its bit arithmetic gains from BMI's shifts and bit
- * tricks. A copy recurses into itself only, so the choice is made once per move
+ * Each kind is compiled again for each copy (`copy` constant): the search is most of
+ * perft's time, and its bit arithmetic gains from BMI's shifts and bit tricks and from
+ * constant steps. A copy recurses into itself only, so the choice is made once per move
  * generation. */
 
 #define CONTINUATION_PROTOTYPES(copy, attributes)                                       \
@@ -140,7 +181,9 @@ static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
                                                    bool as_king, int came);
 CONTINUATION_PROTOTYPES(baseline, )
 #if CPU_DISPATCH
-CONTINUATION_PROTOTYPES(fast, CPU_FAST_TARGET)
+CONTINUATION_PROTOTYPES(diagonal_8_fast, CPU_FAST_TARGET)
+CONTINUATION_PROTOTYPES(diagonal_10_fast, CPU_FAST_TARGET)
+CONTINUATION_PROTOTYPES(orthogonal_8_fast, CPU_FAST_TARGET)
 #endif
 
 /* The first piece a flying king at `square` meets in direction d, or -1. */
@@ -205,42 +248,45 @@ static ALWAYS_INLINE unsigned piece_jump_dirs(const struct capture_search *cs, b
 /* Whether a man or a short king on the square `at` (a set of one) has a jump in one of
  * the directions `dirs` over a piece of `takeable` to a square of `empty`. */
 static ALWAYS_INLINE bool short_piece_has_jump(const struct geometry *g, bb_t at,
-                                               bb_t takeable, bb_t empty, unsigned dirs)
+                                               bb_t takeable, bb_t empty, unsigned dirs,
+                                               const enum copy copy)
 {
     for (int d = 0; d < NUM_DIRS; d++) {
-        bb_t over = bb_step(g, at, (enum direction)d) & takeable;
-        if ((dirs >> d & 1) && (bb_step(g, over, (enum direction)d) & empty))
+        bb_t over = step(g, at, (enum direction)d, copy) & takeable;
+        if ((dirs >> d & 1) && (step(g, over, (enum direction)d, copy) & empty))
             return true;
     }
     return false;
 }
 
-/* Goes on from `square` after a jump in direction `came`, in the copy `fast` says. */
+/* Goes on from `square` after a jump in direction `came`, in the copy `copy`. */
 static ALWAYS_INLINE void continue_in_copy(struct capture_search *cs, int square,
                                            bool as_king, enum direction came,
-                                           const bool lift, const bool fast)
+                                           const bool lift, const enum copy copy)
 {
+#define CONTINUE_IN(name)                                       \
+    do {                                                        \
+        if (lift)                                               \
+            continue_lifting_##name(cs, square, as_king, came); \
+        else                                                    \
+            continue_staying_##name(cs, square, as_king);       \
+    } while (0)
+    switch (copy) {
 #if CPU_DISPATCH
-    if (fast) {
-        if (lift)
-            continue_lifting_fast(cs, square, as_king, came);
-        else
-            continue_staying_fast(cs, square, as_king);
-        return;
-    }
+    case COPY_DIAGONAL_8: CONTINUE_IN(diagonal_8_fast); break;
+    case COPY_DIAGONAL_10: CONTINUE_IN(diagonal_10_fast); break;
+    case COPY_ORTHOGONAL_8: CONTINUE_IN(orthogonal_8_fast); break;
 #endif
-    (void)fast;
-    if (lift)
-        continue_lifting_baseline(cs, square, as_king, came);
-    else
-        continue_staying_baseline(cs, square, as_king);
+    default: CONTINUE_IN(baseline); break;
+    }
+#undef CONTINUE_IN
 }
 
 /* Lands after jumping `over` in direction d on `land`, then goes on capturing or ends the
  * move there. */
 static ALWAYS_INLINE void jump_to(struct capture_search *cs, int over, int land,
                                   bool as_king, enum direction d, const bool lift,
-                                  const bool fast)
+                                  const enum copy copy)
 {
     bool crowned_before = cs->crowned;
 
@@ -258,10 +304,10 @@ static ALWAYS_INLINE void jump_to(struct capture_search *cs, int over, int land,
      * search records them without a call that would find no jump. */
     if (!(as_king && cs->v->flying_kings) &&
         !short_piece_has_jump(cs->g, bb_of(land), short_takeable(cs, as_king), cs->empty,
-                              piece_jump_dirs(cs, as_king, d, lift)))
+                              piece_jump_dirs(cs, as_king, d, lift), copy))
         record_capture(cs, land);
     else
-        continue_in_copy(cs, land, as_king, d, lift, fast);
+        continue_in_copy(cs, land, as_king, d, lift, copy);
     cs->crowned = crowned_before;
     if (lift)
         cs->empty &= ~bb_of(over);
@@ -272,7 +318,7 @@ static ALWAYS_INLINE void jump_to(struct capture_search *cs, int over, int land,
 /* Every capture a flying king can make next from `square` in direction d. Where some of
  * the squares beyond the jumped piece let the capture go on, only those may be used. */
 static ALWAYS_INLINE bool flying_jumps(struct capture_search *cs, int square,
-                                       enum direction d, const bool lift, const bool fast)
+                                       enum direction d, const bool lift, const enum copy copy)
 {
     const struct geometry *g = cs->g;
     int over = first_piece(cs, square, d);
@@ -293,7 +339,7 @@ static ALWAYS_INLINE bool flying_jumps(struct capture_search *cs, int square,
             flying_king_has_jump(g, lands[i], takeable, empty, dirs);
     for (int i = 0; i < num_lands; i++)
         if (continues[i] || !any_continues)
-            jump_to(cs, over, lands[i], true, d, lift, fast);
+            jump_to(cs, over, lands[i], true, d, lift, copy);
     return true;
 }
 
@@ -302,22 +348,22 @@ static ALWAYS_INLINE bool flying_jumps(struct capture_search *cs, int square,
  * is the commonest step of the search. */
 static ALWAYS_INLINE bool short_jump(struct capture_search *cs, int square,
                                      enum direction d, bool as_king, const bool lift,
-                                     const bool fast)
+                                     const enum copy copy)
 {
     const struct geometry *g = cs->g;
-    bb_t over = bb_step(g, bb_of(square), d) & short_takeable(cs, as_king);
-    bb_t land = bb_step(g, over, d) & cs->empty;
+    bb_t over = step(g, bb_of(square), d, copy) & short_takeable(cs, as_king);
+    bb_t land = step(g, over, d, copy) & cs->empty;
 
     if (!land)
         return false;
-    jump_to(cs, bb_first(over), bb_first(land), as_king, d, lift, fast);
+    jump_to(cs, bb_first(over), bb_first(land), as_king, d, lift, copy);
     return true;
 }
 
 /* Goes on capturing from `square`, the last jump having gone in direction `came`. */
 static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square,
                                            bool as_king, int came, const bool lift,
-                                           const bool fast)
+                                           const enum copy copy)
 {
     unsigned dirs = piece_jump_dirs(cs, as_king, came, lift);
     bool flying = as_king && cs->v->flying_kings;
@@ -327,47 +373,49 @@ static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square
         if (!(dirs >> d & 1))
             continue;
         if (flying)
-            jumped |= flying_jumps(cs, square, (enum direction)d, lift, fast);
+            jumped |= flying_jumps(cs, square, (enum direction)d, lift, copy);
         else
-            jumped |= short_jump(cs, square, (enum direction)d, as_king, lift, fast);
+            jumped |= short_jump(cs, square, (enum direction)d, as_king, lift, copy);
     }
     if (!jumped && cs->jumps > 0)
         record_capture(cs, square);
 }
 
-#define CONTINUATIONS(copy, attributes, fast)                                            \
-    attributes static void continue_staying_##copy(struct capture_search *cs, int square, \
+#define CONTINUATIONS(name, attributes, copy)                                            \
+    attributes static void continue_staying_##name(struct capture_search *cs, int square, \
                                                    bool as_king)                         \
     {                                                                                   \
-        continue_capture(cs, square, as_king, NO_DIRECTION, false, fast);               \
+        continue_capture(cs, square, as_king, NO_DIRECTION, false, copy);               \
     }                                                                                   \
-    attributes static void continue_lifting_##copy(struct capture_search *cs, int square, \
+    attributes static void continue_lifting_##name(struct capture_search *cs, int square, \
                                                    bool as_king, int came)               \
     {                                                                                   \
-        continue_capture(cs, square, as_king, came, true, fast);                        \
+        continue_capture(cs, square, as_king, came, true, copy);                        \
     }
-CONTINUATIONS(baseline, , false)
+CONTINUATIONS(baseline, , COPY_BASELINE)
 #if CPU_DISPATCH
-CONTINUATIONS(fast, CPU_FAST_TARGET, true)
+CONTINUATIONS(diagonal_8_fast, CPU_FAST_TARGET, COPY_DIAGONAL_8)
+CONTINUATIONS(diagonal_10_fast, CPU_FAST_TARGET, COPY_DIAGONAL_10)
+CONTINUATIONS(orthogonal_8_fast, CPU_FAST_TARGET, COPY_ORTHOGONAL_8)
 #endif
 
 /* The squares from which a jump goes over a piece of `victims` to a square of `empty`:
  * two steps from the empty squares in direction `back`, the way opposite the jump's, the
  * first onto a victim. */
 static ALWAYS_INLINE bb_t jump_origins(const struct geometry *g, bb_t empty, bb_t victims,
-                                       enum direction back)
+                                       enum direction back, const enum copy copy)
 {
-    return bb_step(g, bb_step(g, empty, back) & victims, back);
+    return step(g, step(g, empty, back, copy) & victims, back, copy);
 }
 
 /* The pieces of `pieces` that can jump over a piece of `victims` to a square of `empty`,
  * one step each way, in any direction. */
 static ALWAYS_INLINE bb_t jumpers_any_way(const struct geometry *g, bb_t pieces,
-                                          bb_t victims, bb_t empty)
+                                          bb_t victims, bb_t empty, const enum copy copy)
 {
     bb_t origins = 0;
     for (int back = 0; back < NUM_DIRS; back++)
-        origins |= jump_origins(g, empty, victims, (enum direction)back);
+        origins |= jump_origins(g, empty, victims, (enum direction)back, copy);
     return origins & pieces;
 }
 
@@ -376,7 +424,7 @@ static ALWAYS_INLINE bb_t jumpers_any_way(const struct geometry *g, bb_t pieces,
  * square. 0 for the directions men do not capture in. */
 static ALWAYS_INLINE void man_jump_origins(const struct variant *v, const struct geometry *g,
                                            const struct position *p, bb_t empty,
-                                           bb_t origins[NUM_DIRS])
+                                           bb_t origins[NUM_DIRS], const enum copy copy)
 {
     enum side s = p->side, o = side_other(s);
     bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
@@ -384,7 +432,8 @@ static ALWAYS_INLINE void man_jump_origins(const struct variant *v, const struct
 
     for (int d = 0; d < NUM_DIRS; d++)
         origins[d] = dirs >> d & 1
-                         ? jump_origins(g, empty, victims, direction_opposite((enum direction)d))
+                         ? jump_origins(g, empty, victims,
+                                        direction_opposite((enum direction)d), copy)
                          : 0;
 }
 
@@ -396,12 +445,12 @@ static ALWAYS_INLINE bb_t men_that_can_capture(const struct position *p,
 }
 
 /* Every capture of the pieces `starters` (the side to move's, from capture_starters), in
- * the copy `fast` says; only their number if `counting`. */
+ * the copy `copy`; only their number if `counting`. */
 static ALWAYS_INLINE void generate_captures(const struct variant *v,
                                             const struct geometry *g,
                                             const struct position *p, bb_t starters,
                                             unsigned flags, bool counting,
-                                            struct move_list *list, const bool fast)
+                                            struct move_list *list, const enum copy copy)
 {
     enum side s = p->side, o = side_other(s);
     /* Set field by field: an initialiser would zero the arrays too, which cost as much as
@@ -421,7 +470,7 @@ static ALWAYS_INLINE void generate_captures(const struct variant *v,
     cs.crowned = false;
     cs.captured = 0;
     cs.jumps = 0;
-    bb_t empty = g->board & ~position_occupied(p);
+    bb_t empty = board_squares(g, copy) & ~position_occupied(p);
     int from;
 
     BB_FOR_EACH(from, starters) {
@@ -430,22 +479,22 @@ static ALWAYS_INLINE void generate_captures(const struct variant *v,
         cs.started_as_king = (p->kings[s] & bb_of(from)) != 0;
         /* The first jump inline, the rest by calls: most captures are one jump. */
         if (v->remove_captured_at_once)
-            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, true, fast);
+            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, true, copy);
         else
-            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, false, fast);
+            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, false, copy);
     }
 }
 
 /* The kings of `kings` that have a first jump over a piece of `enemy`. */
 static ALWAYS_INLINE bb_t kings_that_can_capture(const struct variant *v,
                                                  const struct geometry *g, bb_t kings,
-                                                 bb_t enemy, bb_t empty)
+                                                 bb_t enemy, bb_t empty, const enum copy copy)
 {
     bb_t found = 0;
     int k;
 
     if (!v->flying_kings)
-        return jumpers_any_way(g, kings, enemy, empty);
+        return jumpers_any_way(g, kings, enemy, empty, copy);
     BB_FOR_EACH(k, kings)
         if (flying_king_has_jump(g, k, enemy, empty, ALL_DIRS))
             found |= bb_of(k);
@@ -457,21 +506,15 @@ static ALWAYS_INLINE bb_t kings_that_can_capture(const struct variant *v,
  * men's jumps by direction are left in `origins` (man_jump_origins). */
 static ALWAYS_INLINE bb_t capture_starters(const struct variant *v,
                                            const struct geometry *g,
-                                           const struct position *p, bb_t origins[NUM_DIRS])
+                                           const struct position *p, bb_t origins[NUM_DIRS],
+                                           const enum copy copy)
 {
-    bb_t empty = g->board & ~position_occupied(p);
+    bb_t empty = board_squares(g, copy) & ~position_occupied(p);
 
-    man_jump_origins(v, g, p, empty, origins);
+    man_jump_origins(v, g, p, empty, origins, copy);
     return men_that_can_capture(p, origins) |
            kings_that_can_capture(v, g, p->kings[p->side],
-                                  position_pieces(p, side_other(p->side)), empty);
-}
-
-bool has_capture(const struct variant *v, const struct position *p)
-{
-    bb_t origins[NUM_DIRS];
-
-    return capture_starters(v, v->board(), p, origins) != 0;
+                                  position_pieces(p, side_other(p->side)), empty, copy);
 }
 
 /* The number of captures when each is a single jump of a man, or -1 when some capture
@@ -489,7 +532,8 @@ bool has_capture(const struct variant *v, const struct position *p)
 static ALWAYS_INLINE int count_single_man_jumps(const struct variant *v,
                                                 const struct geometry *g,
                                                 const struct position *p,
-                                                const bb_t origins[NUM_DIRS])
+                                                const bb_t origins[NUM_DIRS],
+                                                const enum copy copy)
 {
     enum side s = p->side, o = side_other(s);
     bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
@@ -501,7 +545,8 @@ static ALWAYS_INLINE int count_single_man_jumps(const struct variant *v,
         return -1;
     for (int d = 0; d < NUM_DIRS; d++) {
         bb_t jumpers = origins[d] & p->men[s];
-        bb_t landings = bb_step(g, bb_step(g, jumpers, (enum direction)d), (enum direction)d);
+        bb_t landings =
+            step(g, step(g, jumpers, (enum direction)d, copy), (enum direction)d, copy);
         bb_t goes_on = crowning;
         for (int e = 0; e < NUM_DIRS; e++)
             if (e != (int)direction_opposite((enum direction)d))
@@ -532,18 +577,20 @@ static void add_quiet(struct move_list *list, int from, int to, bool promotes)
     m->precedence = 0;
 }
 
-static void generate_quiet(const struct variant *v, const struct geometry *g,
-                           const struct position *p, struct move_list *list)
+static ALWAYS_INLINE void generate_quiet(const struct variant *v, const struct geometry *g,
+                                         const struct position *p, struct move_list *list,
+                                         const enum copy copy)
 {
     enum side s = p->side;
-    bb_t occupied = position_occupied(p), empty = g->board & ~occupied;
+    bb_t occupied = position_occupied(p), empty = board_squares(g, copy) & ~occupied;
     bb_t crown = promotion_rank(g, s);
     int k, t;
 
+    /* In the board's order of man directions (forward first), which lists are in. */
     for (int i = 0; i < g->num_man_dirs; i++) {
         enum direction d = g->man_dir[s][i];
-        BB_FOR_EACH(t, bb_step(g, p->men[s], d) & empty)
-            add_quiet(list, t - g->shift[d], t, (crown & bb_of(t)) != 0);
+        BB_FOR_EACH(t, step(g, p->men[s], d, copy) & empty)
+            add_quiet(list, t - step_shift(g, d, copy), t, (crown & bb_of(t)) != 0);
     }
     BB_FOR_EACH(k, p->kings[s]) {
         for (int d = 0; d < NUM_DIRS; d++)
@@ -560,33 +607,85 @@ static void list_clear(struct move_list *list)
     list->overflow = false;
 }
 
-/* generate_moves, compiled twice (core/cpu.h) with the capture search; returns the
- * number of moves listed (the copies of core/cpu.h return a value). */
-static ALWAYS_INLINE int generate_moves_body(const struct variant *v,
+/* Defines NAME_baseline(PARAMS) and the layout copies NAME_diagonal_8_fast ..., each
+ * returning NAME_body(ARGS, copy) with its copy constant, and the table NAME_copies of
+ * them in the order of enum copy. PARAMS and ARGS are parenthesised lists; the first
+ * parameter is the board, which chooses the copy (copy_for). */
+#if CPU_DISPATCH
+#define MOVEGEN_COPIES(ret, name, params, args)                                           \
+    static ret name##_baseline params                                                     \
+    {                                                                                     \
+        return name##_body(CPU_UNPAREN_ args, COPY_BASELINE);                             \
+    }                                                                                     \
+    CPU_FAST_TARGET static ret name##_diagonal_8_fast params                              \
+    {                                                                                     \
+        return name##_body(CPU_UNPAREN_ args, COPY_DIAGONAL_8);                           \
+    }                                                                                     \
+    CPU_FAST_TARGET static ret name##_diagonal_10_fast params                             \
+    {                                                                                     \
+        return name##_body(CPU_UNPAREN_ args, COPY_DIAGONAL_10);                          \
+    }                                                                                     \
+    CPU_FAST_TARGET static ret name##_orthogonal_8_fast params                            \
+    {                                                                                     \
+        return name##_body(CPU_UNPAREN_ args, COPY_ORTHOGONAL_8);                         \
+    }                                                                                     \
+    static ret(*const name##_copies[NUM_COPIES]) params = {                               \
+        name##_baseline, name##_diagonal_8_fast, name##_diagonal_10_fast,                 \
+        name##_orthogonal_8_fast };
+#else
+#define MOVEGEN_COPIES(ret, name, params, args)                                           \
+    static ret name##_baseline params                                                     \
+    {                                                                                     \
+        return name##_body(CPU_UNPAREN_ args, COPY_BASELINE);                             \
+    }                                                                                     \
+    static ret(*const name##_copies[1]) params = { name##_baseline };
+#endif
+
+/* generate_moves in a copy; returns the number of moves listed. */
+static ALWAYS_INLINE int generate_moves_body(const struct geometry *g,
+                                             const struct variant *v,
                                              const struct position *p, unsigned flags,
-                                             struct move_list *list, const bool fast)
+                                             struct move_list *list, const enum copy copy)
 {
-    const struct geometry *g = v->board();
     bb_t origins[NUM_DIRS];
-    bb_t starters = capture_starters(v, g, p, origins);
+    bb_t starters = capture_starters(v, g, p, origins, copy);
 
     list_clear(list);
     if (starters)
-        generate_captures(v, g, p, starters, flags, false, list, fast);
+        generate_captures(v, g, p, starters, flags, false, list, copy);
     else
-        generate_quiet(v, g, p, list);
+        generate_quiet(v, g, p, list, copy);
     return list->count;
 }
 
-CPU_CLONES(int, generate_moves,
-           (const struct variant *v, const struct position *p, unsigned flags,
-            struct move_list *list),
-           (v, p, flags, list))
+MOVEGEN_COPIES(int, generate_moves,
+               (const struct geometry *g, const struct variant *v, const struct position *p,
+                unsigned flags, struct move_list *list),
+               (g, v, p, flags, list))
 
 void generate_moves(const struct variant *v, const struct position *p, unsigned flags,
                     struct move_list *list)
 {
-    CPU_CHOOSE(generate_moves)(v, p, flags, list);
+    const struct geometry *g = v->board();
+    generate_moves_copies[copy_for(g)](g, v, p, flags, list);
+}
+
+/* has_capture in a copy. */
+static ALWAYS_INLINE bool has_capture_body(const struct geometry *g, const struct variant *v,
+                                           const struct position *p, const enum copy copy)
+{
+    bb_t origins[NUM_DIRS];
+    return capture_starters(v, g, p, origins, copy) != 0;
+}
+
+MOVEGEN_COPIES(bool, has_capture,
+               (const struct geometry *g, const struct variant *v, const struct position *p),
+               (g, v, p))
+
+bool has_capture(const struct variant *v, const struct position *p)
+{
+    const struct geometry *g = v->board();
+    return has_capture_copies[copy_for(g)](g, v, p);
 }
 
 /* The quiet moves of `kings`: the squares each reaches, counted without listing them. */
@@ -601,57 +700,106 @@ static ALWAYS_INLINE int count_king_targets(const struct variant *v, const struc
     return count;
 }
 
-/* count_moves, compiled twice (core/cpu.h): counting quiet moves is counting squares. */
-static ALWAYS_INLINE int count_moves_body(const struct variant *v, const struct position *p,
-                                          unsigned flags, const bool fast)
+/* count_moves in a copy: counting quiet moves is counting squares. */
+static ALWAYS_INLINE int count_moves_body(const struct geometry *g, const struct variant *v,
+                                          const struct position *p, unsigned flags,
+                                          const enum copy copy)
 {
-    const struct geometry *g = v->board();
     enum side s = p->side;
-    bb_t occupied = position_occupied(p), empty = g->board & ~occupied;
+    bb_t occupied = position_occupied(p), empty = board_squares(g, copy) & ~occupied;
     bb_t origins[NUM_DIRS];
-    bb_t starters = capture_starters(v, g, p, origins);
+    bb_t starters = capture_starters(v, g, p, origins, copy);
+    unsigned man_dirs = g->man_dir_mask[s];
     int count = 0;
 
     if (starters) {
         if (!(starters & p->kings[s])) {
-            int single = count_single_man_jumps(v, g, p, origins);
+            int single = count_single_man_jumps(v, g, p, origins, copy);
             if (single >= 0)
                 return single;
         }
         struct move_list list; /* not zeroed: 32 KB on the hottest path */
         list_clear(&list);
-        generate_captures(v, g, p, starters, flags, true, &list, fast);
+        generate_captures(v, g, p, starters, flags, true, &list, copy);
         return list.count;
     }
-    for (int i = 0; i < g->num_man_dirs; i++)
-        count += bb_count(bb_step(g, p->men[s], g->man_dir[s][i]) & empty);
+    /* Over all four directions, so that each step's direction is a constant. */
+    for (int d = 0; d < NUM_DIRS; d++)
+        if (man_dirs >> d & 1)
+            count += bb_count(step(g, p->men[s], (enum direction)d, copy) & empty);
     return count + count_king_targets(v, g, p->kings[s], occupied);
 }
 
-CPU_CLONES(int, count_moves, (const struct variant *v, const struct position *p, unsigned flags),
-           (v, p, flags))
+MOVEGEN_COPIES(int, count_moves,
+               (const struct geometry *g, const struct variant *v, const struct position *p,
+                unsigned flags),
+               (g, v, p, flags))
 
 int count_moves(const struct variant *v, const struct position *p, unsigned flags)
 {
-    return CPU_CHOOSE(count_moves)(v, p, flags);
+    const struct geometry *g = v->board();
+    return count_moves_copies[copy_for(g)](g, v, p, flags);
 }
 
-/* count_quiet_king_moves, compiled twice (core/cpu.h). */
-static ALWAYS_INLINE int count_quiet_king_moves_body(const struct variant *v,
-                                                     const struct position *p, const bool fast)
+/* count_replies in a copy, for the moves of `mover`, the side to move in p: count_moves
+ * inlined with the replying side a constant. */
+static ALWAYS_INLINE uint64_t count_replies_of(const struct geometry *g,
+                                               const struct variant *v,
+                                               const struct position *p,
+                                               const struct move_list *list, unsigned flags,
+                                               const enum side mover, const enum copy copy)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < list->count; i++) {
+        struct position next;
+        make_move(p, &list->moves[i], &next);
+        next.side = side_other(mover);
+        total += (uint64_t)count_moves_body(g, v, &next, flags, copy);
+    }
+    return total;
+}
+
+static ALWAYS_INLINE uint64_t count_replies_body(const struct geometry *g,
+                                                 const struct variant *v,
+                                                 const struct position *p,
+                                                 const struct move_list *list, unsigned flags,
+                                                 const enum copy copy)
+{
+    if (p->side == WHITE)
+        return count_replies_of(g, v, p, list, flags, WHITE, copy);
+    return count_replies_of(g, v, p, list, flags, BLACK, copy);
+}
+
+MOVEGEN_COPIES(uint64_t, count_replies,
+               (const struct geometry *g, const struct variant *v, const struct position *p,
+                const struct move_list *list, unsigned flags),
+               (g, v, p, list, flags))
+
+uint64_t count_replies(const struct variant *v, const struct position *p,
+                       const struct move_list *list, unsigned flags)
 {
     const struct geometry *g = v->board();
+    return count_replies_copies[copy_for(g)](g, v, p, list, flags);
+}
+
+/* count_quiet_king_moves in a copy. */
+static ALWAYS_INLINE int count_quiet_king_moves_body(const struct geometry *g,
+                                                     const struct variant *v,
+                                                     const struct position *p,
+                                                     const enum copy copy)
+{
     bb_t origins[NUM_DIRS];
-    (void)fast;
-    if (capture_starters(v, g, p, origins))
+    if (capture_starters(v, g, p, origins, copy))
         return -1;
     return count_king_targets(v, g, p->kings[p->side], position_occupied(p));
 }
 
-CPU_CLONES(int, count_quiet_king_moves, (const struct variant *v, const struct position *p),
-           (v, p))
+MOVEGEN_COPIES(int, count_quiet_king_moves,
+               (const struct geometry *g, const struct variant *v, const struct position *p),
+               (g, v, p))
 
 int count_quiet_king_moves(const struct variant *v, const struct position *p)
 {
-    return CPU_CHOOSE(count_quiet_king_moves)(v, p);
+    const struct geometry *g = v->board();
+    return count_quiet_king_moves_copies[copy_for(g)](g, v, p);
 }

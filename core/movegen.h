@@ -75,6 +75,12 @@ bool has_capture(const struct variant *v, const struct position *p);
 /* The number of legal moves; faster than generate_moves when there is no capture. */
 int count_moves(const struct variant *v, const struct position *p, unsigned flags);
 
+/* The number of legal replies to the moves of `list` (generated for p), all added up:
+ * count_moves of the position after each, with the board and the code chosen once for
+ * the list. Perft's last two plies. */
+uint64_t count_replies(const struct variant *v, const struct position *p,
+                       const struct move_list *list, unsigned flags);
+
 /* The number of quiet moves of the side to move's kings, counted without listing them, or
  * -1 when the side to move has a capture (captures are then its only legal moves). The
  * solver's question where a king's quiet move is what stays in a material. */

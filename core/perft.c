@@ -10,6 +10,8 @@ uint64_t perft(const struct variant *v, const struct position *p, int depth, uns
     if (depth == 1)
         return (uint64_t)count_moves(v, p, flags);
     generate_moves(v, p, flags, &list);
+    if (depth == 2)
+        return count_replies(v, p, &list, flags);
     for (int i = 0; i < list.count; i++) {
         struct position next;
         make_move(p, &list.moves[i], &next);
