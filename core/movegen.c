@@ -156,8 +156,11 @@ static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
     m->precedence = precedence;
     if (cs->counting && !(cs->flags & MOVES_KEEP_DUPLICATES))
         return; /* a count tells captures apart by what same_capture reads, no more */
-    memcpy(m->landing, cs->landing, (size_t)cs->jumps);
-    memcpy(m->jumped, cs->jumped, (size_t)cs->jumps);
+    /* Whole arrays, bytes past the jumps included (never read): a copy of a known size
+     * is a few register moves, one of a variable size a call. */
+    memcpy(m->jumped, cs->jumped, sizeof m->jumped);
+    if (!cs->counting)
+        memcpy(m->landing, cs->landing, sizeof m->landing);
 }
 
 #define NO_DIRECTION (-1)
