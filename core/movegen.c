@@ -248,18 +248,20 @@ static ALWAYS_INLINE unsigned piece_jump_dirs(const struct capture_search *cs, b
     return next_jump_dirs(cs, came, lift) & (as_king ? ALL_DIRS : cs->man_dirs);
 }
 
-/* Whether a man or a short king on the square `at` (a set of one) has a jump in one of
- * the directions `dirs` over a piece of `takeable` to a square of `empty`. */
-static ALWAYS_INLINE bool short_piece_has_jump(const struct geometry *g, bb_t at,
-                                               bb_t takeable, bb_t empty, unsigned dirs,
-                                               const enum copy copy)
+/* The directions of `dirs` (bits) in which a man or a short king on the square `at` (a
+ * set of one) has a jump over a piece of `takeable` to a square of `empty`. All four are
+ * tried without a branch: whether a direction has a jump is the search's least
+ * predictable question, asked once for the four. */
+static ALWAYS_INLINE unsigned short_jump_dirs(const struct geometry *g, bb_t at,
+                                             bb_t takeable, bb_t empty, unsigned dirs,
+                                             const enum copy copy)
 {
+    unsigned found = 0;
     for (int d = 0; d < NUM_DIRS; d++) {
         bb_t over = step(g, at, (enum direction)d, copy) & takeable;
-        if ((dirs >> d & 1) && (step(g, over, (enum direction)d, copy) & empty))
-            return true;
+        found |= (unsigned)((step(g, over, (enum direction)d, copy) & empty) != 0) << d;
     }
-    return false;
+    return found & dirs;
 }
 
 /* Goes on from `square` after a jump in direction `came`, in the copy `copy`. */
@@ -306,8 +308,8 @@ static ALWAYS_INLINE void jump_to(struct capture_search *cs, int over, int land,
     /* Most captures end after a short piece's jump: seen here with a few shifts, the
      * search records them without a call that would find no jump. */
     if (!(as_king && cs->v->flying_kings) &&
-        !short_piece_has_jump(cs->g, bb_of(land), short_takeable(cs, as_king), cs->empty,
-                              piece_jump_dirs(cs, as_king, d, lift), copy))
+        !short_jump_dirs(cs->g, bb_of(land), short_takeable(cs, as_king), cs->empty,
+                         piece_jump_dirs(cs, as_king, d, lift), copy))
         record_capture(cs, land);
     else
         continue_in_copy(cs, land, as_king, d, lift, copy);
@@ -346,10 +348,10 @@ static ALWAYS_INLINE bool flying_jumps(struct capture_search *cs, int square,
     return true;
 }
 
-/* The capture a man or a short king can make next from `square` in direction d. Two
- * shifts of the square's bit, rather than two dependent loads from the step table: this
- * is the commonest step of the search. */
-static ALWAYS_INLINE bool short_jump(struct capture_search *cs, int square,
+/* The capture a man or a short king makes next from `square` in direction d, one that
+ * short_jump_dirs found. Two shifts of the square's bit, rather than two dependent loads
+ * from the step table: this is the commonest step of the search. */
+static ALWAYS_INLINE void short_jump(struct capture_search *cs, int square,
                                      enum direction d, bool as_king, const bool lift,
                                      const enum copy copy)
 {
@@ -357,10 +359,7 @@ static ALWAYS_INLINE bool short_jump(struct capture_search *cs, int square,
     bb_t over = step(g, bb_of(square), d, copy) & short_takeable(cs, as_king);
     bb_t land = step(g, over, d, copy) & cs->empty;
 
-    if (!land)
-        return false;
     jump_to(cs, bb_first(over), bb_first(land), as_king, d, lift, copy);
-    return true;
 }
 
 /* Goes on capturing from `square`, the last jump having gone in direction `came`. */
@@ -369,16 +368,18 @@ static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square
                                            const enum copy copy)
 {
     unsigned dirs = piece_jump_dirs(cs, as_king, came, lift);
-    bool flying = as_king && cs->v->flying_kings;
     bool jumped = false;
 
-    for (int d = 0; d < NUM_DIRS; d++) {
-        if (!(dirs >> d & 1))
-            continue;
-        if (flying)
-            jumped |= flying_jumps(cs, square, (enum direction)d, lift, copy);
-        else
-            jumped |= short_jump(cs, square, (enum direction)d, as_king, lift, copy);
+    if (as_king && cs->v->flying_kings) {
+        for (int d = 0; d < NUM_DIRS; d++)
+            if (dirs >> d & 1)
+                jumped |= flying_jumps(cs, square, (enum direction)d, lift, copy);
+    } else {
+        unsigned jumps = short_jump_dirs(cs->g, bb_of(square), short_takeable(cs, as_king),
+                                         cs->empty, dirs, copy);
+        jumped = jumps != 0;
+        for (; jumps; jumps &= jumps - 1)
+            short_jump(cs, square, (enum direction)bb_first(jumps), as_king, lift, copy);
     }
     if (!jumped && cs->jumps > 0)
         record_capture(cs, square);
