@@ -46,6 +46,8 @@ enum symmetry {
     NUM_SYMS
 };
 
+#define MAX_MAN_DIRS 3 /* a man steps forward (one or two directions) and perhaps sideways */
+
 /* The three boards' layouts, and the step of each direction on each as constants: the
  * move generator's hot code is compiled once per layout (core/movegen.c), where a step is
  * then a rotation by an immediate and a mask in a register, not two loads from the board.
@@ -56,30 +58,41 @@ struct layout_steps {
     int shift[NUM_DIRS];         /* as struct geometry's shift */
     bb_t step_mask[NUM_DIRS];    /* as struct geometry's step_mask */
     bb_t board;                  /* all playable squares */
+    int num_man_dirs;            /* as struct geometry's man directions */
+    enum direction man_dir[2][MAX_MAN_DIRS];
+    unsigned man_dir_mask[2];
 };
 
+#define DIAGONAL_MEN                                                               \
+    .num_man_dirs = 2,                                                             \
+    .man_dir = { { DIR_UP_LEFT, DIR_UP_RIGHT }, { DIR_DOWN_LEFT, DIR_DOWN_RIGHT } }, \
+    .man_dir_mask = { 1u << DIR_UP_LEFT | 1u << DIR_UP_RIGHT,                      \
+                      1u << DIR_DOWN_LEFT | 1u << DIR_DOWN_RIGHT }
 #define DIAGONAL_8_BOARD 0xf7fbfdfefull     /* bits 0-35 but the ghosts 4, 13, 22, 31 */
 #define DIAGONAL_10_BOARD 0x7dffbff7feffdfull /* bits 0-54 but the ghosts 5, 16, ..., 49 */
 static const struct layout_steps LAYOUT_STEPS[NUM_LAYOUTS] = {
     [LAYOUT_DIAGONAL_8] = {
         .shift = { 4, 5, -5, -4 },
         .step_mask = { DIAGONAL_8_BOARD, DIAGONAL_8_BOARD, DIAGONAL_8_BOARD, DIAGONAL_8_BOARD },
-        .board = DIAGONAL_8_BOARD },
+        .board = DIAGONAL_8_BOARD, DIAGONAL_MEN },
     [LAYOUT_DIAGONAL_10] = {
         .shift = { 5, 6, -6, -5 },
         .step_mask = { DIAGONAL_10_BOARD, DIAGONAL_10_BOARD, DIAGONAL_10_BOARD,
                        DIAGONAL_10_BOARD },
-        .board = DIAGONAL_10_BOARD },
+        .board = DIAGONAL_10_BOARD, DIAGONAL_MEN },
     [LAYOUT_ORTHOGONAL_8] = {
         .shift = { -1, 8, -8, 1 },
         /* the squares a step can arrive on: not file h going left, not rank 1 going
          * up, not rank 8 going down, not file a going right */
         .step_mask = { 0x7f7f7f7f7f7f7f7full, 0xffffffffffffff00ull, 0x00ffffffffffffffull,
                        0xfefefefefefefefeull },
-        .board = ~0ull },
+        .board = ~0ull,
+        .num_man_dirs = 3,
+        .man_dir = { { DIR_UP, DIR_LEFT, DIR_RIGHT }, { DIR_DOWN, DIR_LEFT, DIR_RIGHT } },
+        .man_dir_mask = { 1u << DIR_UP | 1u << DIR_LEFT | 1u << DIR_RIGHT,
+                          1u << DIR_DOWN | 1u << DIR_LEFT | 1u << DIR_RIGHT } },
 };
 
-#define MAX_MAN_DIRS 3 /* a man steps forward (one or two directions) and perhaps sideways */
 
 struct geometry {
     int files, ranks;            /* 8x8 or 10x10 */

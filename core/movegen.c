@@ -45,6 +45,28 @@ static ALWAYS_INLINE int step_shift(const struct geometry *g, enum direction d,
     return copy == COPY_BASELINE ? g->shift[d] : LAYOUT_STEPS[layout_of_copy(copy)].shift[d];
 }
 
+/* The directions a man of side s steps in: their number, the i-th (forward first), and
+ * all of them as bits, in a copy. */
+static ALWAYS_INLINE int num_man_dirs(const struct geometry *g, const enum copy copy)
+{
+    return copy == COPY_BASELINE ? g->num_man_dirs
+                                 : LAYOUT_STEPS[layout_of_copy(copy)].num_man_dirs;
+}
+
+static ALWAYS_INLINE enum direction man_dir(const struct geometry *g, enum side s, int i,
+                                            const enum copy copy)
+{
+    return copy == COPY_BASELINE ? g->man_dir[s][i]
+                                 : LAYOUT_STEPS[layout_of_copy(copy)].man_dir[s][i];
+}
+
+static ALWAYS_INLINE unsigned man_dir_mask(const struct geometry *g, enum side s,
+                                           const enum copy copy)
+{
+    return copy == COPY_BASELINE ? g->man_dir_mask[s]
+                                 : LAYOUT_STEPS[layout_of_copy(copy)].man_dir_mask[s];
+}
+
 /* The playable squares, in a copy. */
 static ALWAYS_INLINE bb_t board_squares(const struct geometry *g, const enum copy copy)
 {
@@ -53,10 +75,11 @@ static ALWAYS_INLINE bb_t board_squares(const struct geometry *g, const enum cop
 
 /* The directions a man of side s captures in (bits): those it steps in, and backward too
  * in some variants. */
-static unsigned man_capture_dirs(const struct variant *v, const struct geometry *g,
-                                 enum side s)
+static ALWAYS_INLINE unsigned man_capture_dirs(const struct variant *v,
+                                               const struct geometry *g, enum side s,
+                                               const enum copy copy)
 {
-    return v->men_capture_backward ? ALL_DIRS : g->man_dir_mask[s];
+    return v->men_capture_backward ? ALL_DIRS : man_dir_mask(g, s, copy);
 }
 
 
@@ -432,7 +455,7 @@ static ALWAYS_INLINE void man_jump_origins(const struct variant *v, const struct
 {
     enum side s = p->side, o = side_other(s);
     bb_t victims = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
-    unsigned dirs = man_capture_dirs(v, g, s);
+    unsigned dirs = man_capture_dirs(v, g, s, copy);
 
     for (int d = 0; d < NUM_DIRS; d++)
         origins[d] = dirs >> d & 1
@@ -469,7 +492,7 @@ static ALWAYS_INLINE void generate_captures(const struct variant *v,
     cs.enemy_kings = p->kings[o];
     cs.men_may_jump = v->men_capture_kings ? position_pieces(p, o) : p->men[o];
     cs.crown = promotion_rank(g, s);
-    cs.man_dirs = man_capture_dirs(v, g, s);
+    cs.man_dirs = man_capture_dirs(v, g, s, copy);
     cs.no_reversal = v->no_capture_reversal;
     cs.crowned = false;
     cs.captured = 0;
@@ -591,8 +614,8 @@ static ALWAYS_INLINE void generate_quiet(const struct variant *v, const struct g
     int k, t;
 
     /* In the board's order of man directions (forward first), which lists are in. */
-    for (int i = 0; i < g->num_man_dirs; i++) {
-        enum direction d = g->man_dir[s][i];
+    for (int i = 0; i < num_man_dirs(g, copy); i++) {
+        enum direction d = man_dir(g, s, i, copy);
         BB_FOR_EACH(t, step(g, p->men[s], d, copy) & empty)
             add_quiet(list, t - step_shift(g, d, copy), t, (crown & bb_of(t)) != 0);
     }
@@ -645,12 +668,15 @@ static void list_clear(struct move_list *list)
     static ret(*const name##_copies[1]) params = { name##_baseline };
 #endif
 
-/* generate_moves in a copy; returns the number of moves listed. */
-static ALWAYS_INLINE int generate_moves_body(const struct geometry *g,
-                                             const struct variant *v,
-                                             const struct position *p, unsigned flags,
-                                             struct move_list *list, const enum copy copy)
+/* generate_moves in a copy, for the position p with `mover` to move. */
+static ALWAYS_INLINE int generate_moves_of(const struct geometry *g, const struct variant *v,
+                                           const struct position *p, unsigned flags,
+                                           struct move_list *list, const enum side mover,
+                                           const enum copy copy)
 {
+    struct position moving = *p;
+    moving.side = mover; /* the same, but a constant for what follows */
+    p = &moving;
     bb_t origins[NUM_DIRS];
     bb_t starters = capture_starters(v, g, p, origins, copy);
 
@@ -660,6 +686,18 @@ static ALWAYS_INLINE int generate_moves_body(const struct geometry *g,
     else
         generate_quiet(v, g, p, list, copy);
     return list->count;
+}
+
+/* generate_moves in a copy, with the side to move a constant: where men go, and which of
+ * the position's sets are whose, are then known when compiled. */
+static ALWAYS_INLINE int generate_moves_body(const struct geometry *g,
+                                             const struct variant *v,
+                                             const struct position *p, unsigned flags,
+                                             struct move_list *list, const enum copy copy)
+{
+    if (p->side == WHITE)
+        return generate_moves_of(g, v, p, flags, list, WHITE, copy);
+    return generate_moves_of(g, v, p, flags, list, BLACK, copy);
 }
 
 MOVEGEN_COPIES(int, generate_moves,
@@ -713,7 +751,7 @@ static ALWAYS_INLINE int count_moves_body(const struct geometry *g, const struct
     bb_t occupied = position_occupied(p), empty = board_squares(g, copy) & ~occupied;
     bb_t origins[NUM_DIRS];
     bb_t starters = capture_starters(v, g, p, origins, copy);
-    unsigned man_dirs = g->man_dir_mask[s];
+    unsigned man_dirs = man_dir_mask(g, s, copy);
     int count = 0;
 
     if (starters) {

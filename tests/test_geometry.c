@@ -17,6 +17,12 @@ static void check_board(const struct geometry *g, int n, int squares, int syms)
         assert_int_equal(constant->shift[d], g->shift[d]);
         assert_true(constant->step_mask[d] == g->step_mask[d]);
     }
+    assert_int_equal(constant->num_man_dirs, g->num_man_dirs);
+    for (int side = 0; side < 2; side++) {
+        assert_int_equal(constant->man_dir_mask[side], g->man_dir_mask[side]);
+        for (int i = 0; i < g->num_man_dirs; i++)
+            assert_int_equal(constant->man_dir[side][i], g->man_dir[side][i]);
+    }
     for (int i = 0; i < g->num_squares; i++) {
         int b = g->square_bit[i];
         assert_int_equal(g->dense_of[b], i);
