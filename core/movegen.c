@@ -202,9 +202,13 @@ static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
 
 #define CONTINUATION_PROTOTYPES(copy, attributes)                                       \
     attributes static void continue_staying_##copy(struct capture_search *cs, int square, \
-                                                   bool as_king);                        \
+                                                   bool as_king, unsigned jumps);        \
     attributes static void continue_lifting_##copy(struct capture_search *cs, int square, \
-                                                   bool as_king, int came);
+                                                   bool as_king, int came, unsigned jumps);
+
+/* What a continuation is told of a short piece's next jumps: their directions, found by
+ * the caller (short_jump_dirs), or JUMPS_TO_FIND. */
+#define JUMPS_TO_FIND (1u << NUM_DIRS)
 CONTINUATION_PROTOTYPES(baseline, )
 #if CPU_DISPATCH
 CONTINUATION_PROTOTYPES(diagonal_8_fast, CPU_FAST_TARGET)
@@ -290,14 +294,15 @@ static ALWAYS_INLINE unsigned short_jump_dirs(const struct geometry *g, bb_t at,
 /* Goes on from `square` after a jump in direction `came`, in the copy `copy`. */
 static ALWAYS_INLINE void continue_in_copy(struct capture_search *cs, int square,
                                            bool as_king, enum direction came,
-                                           const bool lift, const enum copy copy)
+                                           unsigned jumps, const bool lift,
+                                           const enum copy copy)
 {
 #define CONTINUE_IN(name)                                       \
     do {                                                        \
         if (lift)                                               \
-            continue_lifting_##name(cs, square, as_king, came); \
+            continue_lifting_##name(cs, square, as_king, came, jumps); \
         else                                                    \
-            continue_staying_##name(cs, square, as_king);       \
+            continue_staying_##name(cs, square, as_king, jumps);       \
     } while (0)
     switch (copy) {
 #if CPU_DISPATCH
@@ -329,13 +334,16 @@ static ALWAYS_INLINE void jump_to(struct capture_search *cs, int over, int land,
         as_king = true;
     }
     /* Most captures end after a short piece's jump: seen here with a few shifts, the
-     * search records them without a call that would find no jump. */
-    if (!(as_king && cs->v->flying_kings) &&
-        !short_jump_dirs(cs->g, bb_of(land), short_takeable(cs, as_king), cs->empty,
-                         piece_jump_dirs(cs, as_king, d, lift), copy))
+     * search records them without a call that would find no jump, and otherwise tells
+     * the call the jumps it found. */
+    unsigned jumps = JUMPS_TO_FIND;
+    if (!(as_king && cs->v->flying_kings))
+        jumps = short_jump_dirs(cs->g, bb_of(land), short_takeable(cs, as_king), cs->empty,
+                                piece_jump_dirs(cs, as_king, d, lift), copy);
+    if (!jumps)
         record_capture(cs, land);
     else
-        continue_in_copy(cs, land, as_king, d, lift, copy);
+        continue_in_copy(cs, land, as_king, d, jumps, lift, copy);
     cs->crowned = crowned_before;
     if (lift)
         cs->empty &= ~bb_of(over);
@@ -387,8 +395,8 @@ static ALWAYS_INLINE void short_jump(struct capture_search *cs, int square,
 
 /* Goes on capturing from `square`, the last jump having gone in direction `came`. */
 static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square,
-                                           bool as_king, int came, const bool lift,
-                                           const enum copy copy)
+                                           bool as_king, int came, unsigned jumps,
+                                           const bool lift, const enum copy copy)
 {
     unsigned dirs = piece_jump_dirs(cs, as_king, came, lift);
     bool jumped = false;
@@ -398,8 +406,9 @@ static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square
             if (dirs >> d & 1)
                 jumped |= flying_jumps(cs, square, (enum direction)d, lift, copy);
     } else {
-        unsigned jumps = short_jump_dirs(cs->g, bb_of(square), short_takeable(cs, as_king),
-                                         cs->empty, dirs, copy);
+        if (jumps == JUMPS_TO_FIND)
+            jumps = short_jump_dirs(cs->g, bb_of(square), short_takeable(cs, as_king),
+                                    cs->empty, dirs, copy);
         jumped = jumps != 0;
         for (; jumps; jumps &= jumps - 1)
             short_jump(cs, square, (enum direction)bb_first(jumps), as_king, lift, copy);
@@ -410,14 +419,14 @@ static ALWAYS_INLINE void continue_capture(struct capture_search *cs, int square
 
 #define CONTINUATIONS(name, attributes, copy)                                            \
     attributes static void continue_staying_##name(struct capture_search *cs, int square, \
-                                                   bool as_king)                         \
+                                                   bool as_king, unsigned jumps)         \
     {                                                                                   \
-        continue_capture(cs, square, as_king, NO_DIRECTION, false, copy);               \
+        continue_capture(cs, square, as_king, NO_DIRECTION, jumps, false, copy);        \
     }                                                                                   \
     attributes static void continue_lifting_##name(struct capture_search *cs, int square, \
-                                                   bool as_king, int came)               \
+                                                   bool as_king, int came, unsigned jumps) \
     {                                                                                   \
-        continue_capture(cs, square, as_king, came, true, copy);                        \
+        continue_capture(cs, square, as_king, came, jumps, true, copy);                 \
     }
 CONTINUATIONS(baseline, , COPY_BASELINE)
 #if CPU_DISPATCH
@@ -506,9 +515,11 @@ static ALWAYS_INLINE void generate_captures(const struct variant *v,
         cs.started_as_king = (p->kings[s] & bb_of(from)) != 0;
         /* The first jump inline, the rest by calls: most captures are one jump. */
         if (v->remove_captured_at_once)
-            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, true, copy);
+            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, JUMPS_TO_FIND, true,
+                             copy);
         else
-            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, false, copy);
+            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, JUMPS_TO_FIND, false,
+                             copy);
     }
 }
 
