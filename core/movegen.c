@@ -480,13 +480,15 @@ static ALWAYS_INLINE bb_t men_that_can_capture(const struct position *p,
     return (origins[0] | origins[1] | origins[2] | origins[3]) & p->men[p->side];
 }
 
-/* Every capture of the pieces `starters` (the side to move's, from capture_starters), in
- * the copy `copy`; only their number if `counting`. */
+/* Every capture of the pieces `starters` (the side to move's, from capture_starters, with
+ * the men's jumps by direction in `origins`), in the copy `copy`; only their number if
+ * `counting`. */
 static ALWAYS_INLINE void generate_captures(const struct variant *v,
                                             const struct geometry *g,
                                             const struct position *p, bb_t starters,
-                                            unsigned flags, bool counting,
-                                            struct move_list *list, const enum copy copy)
+                                            const bb_t origins[NUM_DIRS], unsigned flags,
+                                            bool counting, struct move_list *list,
+                                            const enum copy copy)
 {
     enum side s = p->side, o = side_other(s);
     /* Set field by field: an initialiser would zero the arrays too, which cost as much as
@@ -513,13 +515,20 @@ static ALWAYS_INLINE void generate_captures(const struct variant *v,
         cs.from = from;
         cs.empty = empty | bb_of(from);
         cs.started_as_king = (p->kings[s] & bb_of(from)) != 0;
+        /* A man's first jumps are those of its origins (man_jump_origins: the same
+         * pieces to take, the same empty squares but its own, which a first jump does
+         * not land on). */
+        unsigned first = JUMPS_TO_FIND;
+        if (!cs.started_as_king) {
+            first = 0;
+            for (int d = 0; d < NUM_DIRS; d++)
+                first |= (unsigned)(origins[d] >> from & 1) << d;
+        }
         /* The first jump inline, the rest by calls: most captures are one jump. */
         if (v->remove_captured_at_once)
-            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, JUMPS_TO_FIND, true,
-                             copy);
+            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, first, true, copy);
         else
-            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, JUMPS_TO_FIND, false,
-                             copy);
+            continue_capture(&cs, from, cs.started_as_king, NO_DIRECTION, first, false, copy);
     }
 }
 
@@ -693,7 +702,7 @@ static ALWAYS_INLINE int generate_moves_of(const struct geometry *g, const struc
 
     list_clear(list);
     if (starters)
-        generate_captures(v, g, p, starters, flags, false, list, copy);
+        generate_captures(v, g, p, starters, origins, flags, false, list, copy);
     else
         generate_quiet(v, g, p, list, copy);
     return list->count;
@@ -773,7 +782,7 @@ static ALWAYS_INLINE int count_moves_body(const struct geometry *g, const struct
         }
         struct move_list list; /* not zeroed: 32 KB on the hottest path */
         list_clear(&list);
-        generate_captures(v, g, p, starters, flags, true, &list, copy);
+        generate_captures(v, g, p, starters, origins, flags, true, &list, copy);
         return list.count;
     }
     /* Over all four directions, so that each step's direction is a constant. */
