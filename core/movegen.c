@@ -18,7 +18,7 @@
  * always inlined with it constant. */
 enum copy { COPY_BASELINE, COPY_DIAGONAL_8, COPY_DIAGONAL_10, COPY_ORTHOGONAL_8, NUM_COPIES };
 
-/* The layout copy of each board layout. */
+/* The board layout a layout copy is compiled for. */
 static ALWAYS_INLINE enum board_layout layout_of_copy(const enum copy copy)
 {
     return (enum board_layout)(copy - COPY_DIAGONAL_8);
