@@ -654,37 +654,30 @@ static void list_clear(struct move_list *list)
     list->overflow = false;
 }
 
-/* Defines NAME_baseline(PARAMS) and the layout copies NAME_diagonal_8_fast ..., each
- * returning NAME_body(ARGS, copy) with its copy constant, and the table NAME_copies of
- * them in the order of enum copy. PARAMS and ARGS are parenthesised lists; the first
- * parameter is the board, which chooses the copy (copy_for). */
+/* Defines NAME_SUFFIX(PARAMS), returning NAME_body(ARGS, copy) with its copy constant. */
+#define MOVEGEN_COPY(ret, name, suffix, attributes, copy, params, args)                  \
+    attributes static ret name##_##suffix params                                          \
+    {                                                                                     \
+        return name##_body(CPU_UNPAREN_ args, copy);                                      \
+    }
+
+/* Defines NAME_baseline(PARAMS) and the layout copies NAME_diagonal_8_fast ..., and the
+ * table NAME_copies of them in the order of enum copy. PARAMS and ARGS are parenthesised
+ * lists; the first parameter is the board, which chooses the copy (copy_for). */
 #if CPU_DISPATCH
 #define MOVEGEN_COPIES(ret, name, params, args)                                           \
-    static ret name##_baseline params                                                     \
-    {                                                                                     \
-        return name##_body(CPU_UNPAREN_ args, COPY_BASELINE);                             \
-    }                                                                                     \
-    CPU_FAST_TARGET static ret name##_diagonal_8_fast params                              \
-    {                                                                                     \
-        return name##_body(CPU_UNPAREN_ args, COPY_DIAGONAL_8);                           \
-    }                                                                                     \
-    CPU_FAST_TARGET static ret name##_diagonal_10_fast params                             \
-    {                                                                                     \
-        return name##_body(CPU_UNPAREN_ args, COPY_DIAGONAL_10);                          \
-    }                                                                                     \
-    CPU_FAST_TARGET static ret name##_orthogonal_8_fast params                            \
-    {                                                                                     \
-        return name##_body(CPU_UNPAREN_ args, COPY_ORTHOGONAL_8);                         \
-    }                                                                                     \
+    MOVEGEN_COPY(ret, name, baseline, , COPY_BASELINE, params, args)                      \
+    MOVEGEN_COPY(ret, name, diagonal_8_fast, CPU_FAST_TARGET, COPY_DIAGONAL_8, params, args) \
+    MOVEGEN_COPY(ret, name, diagonal_10_fast, CPU_FAST_TARGET, COPY_DIAGONAL_10, params,   \
+                 args)                                                                    \
+    MOVEGEN_COPY(ret, name, orthogonal_8_fast, CPU_FAST_TARGET, COPY_ORTHOGONAL_8, params, \
+                 args)                                                                    \
     static ret(*const name##_copies[NUM_COPIES]) params = {                               \
         name##_baseline, name##_diagonal_8_fast, name##_diagonal_10_fast,                 \
         name##_orthogonal_8_fast };
 #else
 #define MOVEGEN_COPIES(ret, name, params, args)                                           \
-    static ret name##_baseline params                                                     \
-    {                                                                                     \
-        return name##_body(CPU_UNPAREN_ args, COPY_BASELINE);                             \
-    }                                                                                     \
+    MOVEGEN_COPY(ret, name, baseline, , COPY_BASELINE, params, args)                      \
     static ret(*const name##_copies[1]) params = { name##_baseline };
 #endif
 
