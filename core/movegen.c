@@ -624,26 +624,46 @@ static void add_quiet(struct move_list *list, int from, int to, bool promotes)
     m->precedence = 0;
 }
 
-static ALWAYS_INLINE void generate_quiet(const struct variant *v, const struct geometry *g,
-                                         const struct position *p, struct move_list *list,
-                                         const enum copy copy)
+/* The men's quiet moves, in the board's order of man directions (forward first), which
+ * lists are in. */
+static ALWAYS_INLINE void generate_men_quiet(const struct geometry *g, const struct position *p,
+                                             struct move_list *list, const enum copy copy)
 {
     enum side s = p->side;
-    bb_t occupied = position_occupied(p), empty = board_squares(g, copy) & ~occupied;
+    bb_t empty = board_squares(g, copy) & ~position_occupied(p);
     bb_t crown = promotion_rank(g, s);
-    int k, t;
+    int t;
 
-    /* In the board's order of man directions (forward first), which lists are in. */
     for (int i = 0; i < num_man_dirs(g, copy); i++) {
         enum direction d = man_dir(g, s, i, copy);
         BB_FOR_EACH(t, step(g, p->men[s], d, copy) & empty)
             add_quiet(list, t - step_shift(g, d, copy), t, (crown & bb_of(t)) != 0);
     }
-    BB_FOR_EACH(k, p->kings[s]) {
+}
+
+static ALWAYS_INLINE void generate_king_quiet(const struct variant *v, const struct geometry *g,
+                                              const struct position *p, struct move_list *list)
+{
+    bb_t occupied = position_occupied(p);
+    int k, t;
+
+    BB_FOR_EACH(k, p->kings[p->side]) {
         for (int d = 0; d < NUM_DIRS; d++)
             BB_FOR_EACH(t, king_quiet_targets(v, g, k, (enum direction)d, occupied))
                 add_quiet(list, k, t, false);
     }
+}
+
+/* The quiet moves of `kings`: the squares each reaches, counted without listing them. */
+static ALWAYS_INLINE int count_king_targets(const struct variant *v, const struct geometry *g,
+                                            bb_t kings, bb_t occupied)
+{
+    int count = 0, k;
+    BB_FOR_EACH(k, kings) {
+        for (int d = 0; d < NUM_DIRS; d++)
+            count += bb_count(king_quiet_targets(v, g, k, (enum direction)d, occupied));
+    }
+    return count;
 }
 
 /* ---- the public entry points ------------------------------------------------------- */
@@ -681,11 +701,12 @@ static void list_clear(struct move_list *list)
     static ret(*const name##_copies[1]) params = { name##_baseline };
 #endif
 
-/* generate_moves in a copy, for the position p with `mover` to move. */
+/* generate_moves in a copy, for the position p with `mover` to move. With list_king_quiet
+ * false the kings' quiet moves are counted, not listed; returns how many were left out. */
 static ALWAYS_INLINE int generate_moves_of(const struct geometry *g, const struct variant *v,
                                            const struct position *p, unsigned flags,
                                            struct move_list *list, const enum side mover,
-                                           const enum copy copy)
+                                           const bool list_king_quiet, const enum copy copy)
 {
     struct position moving = *p;
     moving.side = mover; /* the same, but a constant for what follows */
@@ -694,11 +715,15 @@ static ALWAYS_INLINE int generate_moves_of(const struct geometry *g, const struc
     bb_t starters = capture_starters(v, g, p, origins, copy);
 
     list_clear(list);
-    if (starters)
+    if (starters) {
         generate_captures(v, g, p, starters, origins, flags, false, list, copy);
-    else
-        generate_quiet(v, g, p, list, copy);
-    return list->count;
+        return 0;
+    }
+    generate_men_quiet(g, p, list, copy);
+    if (!list_king_quiet)
+        return count_king_targets(v, g, p->kings[mover], position_occupied(p));
+    generate_king_quiet(v, g, p, list);
+    return 0;
 }
 
 /* generate_moves in a copy, with the side to move a constant: where men go, and which of
@@ -709,8 +734,8 @@ static ALWAYS_INLINE int generate_moves_body(const struct geometry *g,
                                              struct move_list *list, const enum copy copy)
 {
     if (p->side == WHITE)
-        return generate_moves_of(g, v, p, flags, list, WHITE, copy);
-    return generate_moves_of(g, v, p, flags, list, BLACK, copy);
+        return generate_moves_of(g, v, p, flags, list, WHITE, true, copy);
+    return generate_moves_of(g, v, p, flags, list, BLACK, true, copy);
 }
 
 MOVEGEN_COPIES(int, generate_moves,
@@ -723,6 +748,31 @@ void generate_moves(const struct variant *v, const struct position *p, unsigned 
 {
     const struct geometry *g = v->board();
     generate_moves_copies[copy_for(g)](g, v, p, flags, list);
+}
+
+/* generate_moves_but_king_quiet in a copy. */
+static ALWAYS_INLINE int generate_moves_but_king_quiet_body(const struct geometry *g,
+                                                            const struct variant *v,
+                                                            const struct position *p,
+                                                            unsigned flags,
+                                                            struct move_list *list,
+                                                            const enum copy copy)
+{
+    if (p->side == WHITE)
+        return generate_moves_of(g, v, p, flags, list, WHITE, false, copy);
+    return generate_moves_of(g, v, p, flags, list, BLACK, false, copy);
+}
+
+MOVEGEN_COPIES(int, generate_moves_but_king_quiet,
+               (const struct geometry *g, const struct variant *v, const struct position *p,
+                unsigned flags, struct move_list *list),
+               (g, v, p, flags, list))
+
+int generate_moves_but_king_quiet(const struct variant *v, const struct position *p,
+                                  unsigned flags, struct move_list *list)
+{
+    const struct geometry *g = v->board();
+    return generate_moves_but_king_quiet_copies[copy_for(g)](g, v, p, flags, list);
 }
 
 /* has_capture in a copy. */
@@ -741,18 +791,6 @@ bool has_capture(const struct variant *v, const struct position *p)
 {
     const struct geometry *g = v->board();
     return has_capture_copies[copy_for(g)](g, v, p);
-}
-
-/* The quiet moves of `kings`: the squares each reaches, counted without listing them. */
-static ALWAYS_INLINE int count_king_targets(const struct variant *v, const struct geometry *g,
-                                            bb_t kings, bb_t occupied)
-{
-    int count = 0, k;
-    BB_FOR_EACH(k, kings) {
-        for (int d = 0; d < NUM_DIRS; d++)
-            count += bb_count(king_quiet_targets(v, g, k, (enum direction)d, occupied));
-    }
-    return count;
 }
 
 /* count_moves in a copy: counting quiet moves is counting squares. */

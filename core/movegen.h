@@ -69,6 +69,14 @@ enum move_flags { MOVES_KEEP_DUPLICATES = 1 };
 void generate_moves(const struct variant *v, const struct position *p, unsigned flags,
                     struct move_list *list);
 
+/* The solver's split of p's legal moves, where a king's quiet move keeps the men where
+ * they are and every other move changes them: into list, every legal move but the kings'
+ * quiet moves (the captures when there is one, else the men's quiet moves, in
+ * generate_moves' order); returns the number of the kings' quiet moves, counted without
+ * listing them (0 when a capture is compulsory). Thread-safe (no shared state). */
+int generate_moves_but_king_quiet(const struct variant *v, const struct position *p,
+                                  unsigned flags, struct move_list *list);
+
 /* Whether the side to move has a capture, without listing them. */
 bool has_capture(const struct variant *v, const struct position *p);
 

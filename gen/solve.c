@@ -196,27 +196,21 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
         put_initial(s, side, j, dtm_game_end(end), mtc_game_end(end), 0);
         return;
     }
-    /* kings alone and nothing to take: every move is a king's quiet move, which stays
-     * here; counted without listing them (most positions of kings-only materials) */
-    int moves = p->men[side] ? -1 : count_quiet_king_moves(s->v, p);
-    bool capture = false;
-    if (moves >= 0) {
-        internal = moves;
-    } else {
-        generate_moves(s->v, p, 0, &list);
-        moves = list.count;
-        capture = moves > 0 && list.moves[0].captured != 0;
-        for (int k = 0; k < moves; k++) {
-            if (is_internal(s->t->ix.g, p, &list.moves[k])) {
-                internal++;
-                continue;
-            }
-            make_move(p, &list.moves[k], &child);
-            dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], &child));
-            if (!any_external || dtm_better(value, best))
-                best = value;
-            any_external = true;
+    /* the kings' quiet moves stay here: counted without listing them (they are most of
+     * the moves where there are kings) */
+    internal = generate_moves_but_king_quiet(s->v, p, 0, &list);
+    int moves = internal + list.count;
+    bool capture = list.count > 0 && list.moves[0].captured != 0;
+    for (int k = 0; k < list.count; k++) {
+        if (is_internal(s->t->ix.g, p, &list.moves[k])) {
+            internal++;
+            continue;
         }
+        make_move(p, &list.moves[k], &child);
+        dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], &child));
+        if (!any_external || dtm_better(value, best))
+            best = value;
+        any_external = true;
     }
 
     /* best is a win at the latest (king moves may find a shorter one), or a pending loss
@@ -651,9 +645,9 @@ static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t con
     if (!dtm_is_win(s->dtm[p->side][j]) || s->mtc[p->side][j] != MTC_NONE)
         return;
     index_place_kings(&s->t->ix, i, p);
-    generate_moves(s->v, p, 0, &list);
+    generate_moves_but_king_quiet(s->v, p, 0, &list); /* a king's move is no conversion */
     for (int k = 0; k < list.count; k++) {
-        if (is_king_move(p, &list.moves[k]) || !is_internal(s->t->ix.g, p, &list.moves[k]))
+        if (!is_internal(s->t->ix.g, p, &list.moves[k]))
             continue;
         make_move(p, &list.moves[k], &child);
         if (dtm_is_loss(s->dtm[child.side][level_place(s, index_of(&s->t->ix, &child, NULL))])) {

@@ -148,9 +148,20 @@ static void test_count_matches_list(void **state)
     }
 }
 
+/* Whether two generated moves are the same move: the same squares, pieces taken and
+ * jumps, in the same order. */
+static bool same_move(const struct move *a, const struct move *b)
+{
+    return a->from == b->from && a->to == b->to && a->captured == b->captured &&
+           a->num_jumps == b->num_jumps && a->promotes == b->promotes &&
+           memcmp(a->jumped, b->jumped, a->num_jumps) == 0 &&
+           memcmp(a->landing, b->landing, a->num_jumps) == 0;
+}
+
 /* The solver's count of the kings' quiet moves (gen/solve.c) is -1 exactly where the
- * list holds captures, else the number of listed moves that start on a king; positions
- * with many kings, where it is asked most. */
+ * list holds captures, else the number of listed moves that start on a king; and its
+ * split of the moves is generate_moves' list with those moves taken out, the rest in
+ * order. Positions with many kings, where it is asked most. */
 static void test_king_count_matches_list(void **state)
 {
     (void)state;
@@ -167,12 +178,25 @@ static void test_king_count_matches_list(void **state)
                 else if (p.kings[p.side] & bb_of(list.moves[k].from))
                     expected++;
             }
-            if (count_quiet_king_moves(v, &p) != expected) {
-                char fen[FEN_SIZE];
-                fen_print(v, &p, fen);
+            char fen[FEN_SIZE];
+            fen_print(v, &p, fen);
+            if (count_quiet_king_moves(v, &p) != expected)
                 fail_msg("%s %s: %d quiet king moves counted, %d listed", v->name, fen,
                          count_quiet_king_moves(v, &p), expected);
+            struct move_list rest;
+            int left_out = generate_moves_but_king_quiet(v, &p, 0, &rest), n = 0;
+            if (left_out != (expected < 0 ? 0 : expected))
+                fail_msg("%s %s: %d quiet king moves left out, %d listed", v->name, fen,
+                         left_out, expected);
+            for (int k = 0; k < list.count; k++) {
+                if (list.moves[k].captured == 0 && (p.kings[p.side] & bb_of(list.moves[k].from)))
+                    continue;
+                if (n >= rest.count || !same_move(&rest.moves[n], &list.moves[k]))
+                    fail_msg("%s %s: move %d of the split list differs", v->name, fen, n);
+                n++;
             }
+            if (n != rest.count)
+                fail_msg("%s %s: %d moves split off, %d expected", v->name, fen, rest.count, n);
         }
     }
 }
