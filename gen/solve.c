@@ -277,34 +277,50 @@ static int reduced_predecessors(const struct solver *s, const struct position *p
     return fixing_p == 1 ? n : keep_one_in(out, n, fixing_p);
 }
 
-/* Indices of the positions with the other side to move whose move leads to p (or, in a
- * reduced material, to any position p stands for), among the moves the pass iterates.
- * Each such move is listed once, so that a position is listed as many times as it has
- * moves into p's class. At most NUM_SYMS * MAX_MOVES. */
+/* A position of the level: its index, and its place in the level's arrays. */
+struct spot {
+    uint64_t index, place;
+};
+
+/* The positions with the other side to move whose move leads to p (or, in a reduced
+ * material, to any position p stands for), among the moves the pass iterates. Each such
+ * move is listed once, so that a position is listed as many times as it has moves into
+ * p's class. At most NUM_SYMS * MAX_MOVES. */
 static int predecessors(const struct solver *s, enum metric_pass pass, const struct position *p,
-                        uint64_t config, uint64_t *out)
+                        uint64_t config, struct spot *out)
 {
     struct position pred;
     struct unmove_list list;
     const uint8_t *count = s->count[side_other(p->side)];
+    /* a king move keeps the configuration: its place is the configuration's first plus
+     * the kings' index */
+    uint64_t first = config * s->per_config.d, first_place = s->place[config] * s->per_config.d;
     int n = 0;
 
-    if (s->t->ix.reduced)
-        return reduced_predecessors(s, p, out);
+    if (s->t->ix.reduced) {
+        uint64_t indices[NUM_SYMS * MAX_MOVES];
+        n = reduced_predecessors(s, p, indices);
+        for (int k = 0; k < n; k++)
+            out[k] = (struct spot){ indices[k], level_place(s, indices[k]) };
+        return n;
+    }
     if (pass == PASS_MTC)
         generate_king_unmoves(s->v, p, &list);
     else
         generate_level_unmoves(s->v, p, &list);
     for (int u = 0; u < list.count; u++) {
-        uint64_t i;
+        struct spot at;
         unmake_move(p, &list.moves[u], &pred);
         /* a man's sideways step changes the men configuration; a king move does not */
-        if (list.moves[u].kind != UNMOVE_KING)
-            i = index_of(&s->t->ix, &pred, NULL);
-        else
-            i = index_of_kings(&s->t->ix, config, &pred, NULL);
-        if (!(count[level_place(s, i)] & MUST_CAPTURE))
-            out[n++] = i;
+        if (list.moves[u].kind != UNMOVE_KING) {
+            at.index = index_of(&s->t->ix, &pred, NULL);
+            at.place = level_place(s, at.index);
+        } else {
+            at.index = index_of_kings(&s->t->ix, config, &pred, NULL);
+            at.place = first_place + (at.index - first);
+        }
+        if (!(count[at.place] & MUST_CAPTURE))
+            out[n++] = at;
     }
     return n;
 }
@@ -397,18 +413,17 @@ static bool lower_to(uint16_t *slot, uint16_t value, bool (*keeps)(uint16_t cur,
 static bool keeps_shorter_win(uint16_t cur, uint16_t win) { return dtm_is_win(cur) && cur <= win; }
 static bool keeps_shorter_mtc(uint16_t cur, uint16_t mtc) { return cur != MTC_NONE && cur <= mtc; }
 
-/* One more move of the position shown to lose; true when it was the last one. */
-static bool refute_move(struct solver *s, enum side side, uint64_t i)
+/* One more move of the position at place j shown to lose; true when it was the last one. */
+static bool refute_move(struct solver *s, enum side side, uint64_t j)
 {
-    return (__atomic_sub_fetch(&s->count[side][level_place(s, i)], 1, __ATOMIC_RELAXED) & COUNT_MASK) == 0;
+    return (__atomic_sub_fetch(&s->count[side][j], 1, __ATOMIC_RELAXED) & COUNT_MASK) == 0;
 }
 
-/* Whether (side, i) is final with this code: a win, or a loss with every move refuted (a
- * pending loss may still turn out a draw or a win). */
-static bool is_final(const struct solver *s, enum metric_pass pass, enum side side, uint64_t i,
+/* Whether the position at place j, `side` to move, is final with this code: a win, or a
+ * loss with every move refuted (a pending loss may still turn out a draw or a win). */
+static bool is_final(const struct solver *s, enum metric_pass pass, enum side side, uint64_t j,
                      uint16_t code)
 {
-    uint64_t j = level_place(s, i);
     uint16_t v = pass == PASS_DTM ? s->dtm[side][j] : s->mtc[side][j];
     if (v != code)
         return false;
@@ -417,47 +432,46 @@ static bool is_final(const struct solver *s, enum metric_pass pass, enum side si
     return (__atomic_load_n(&s->count[side][j], __ATOMIC_RELAXED) & COUNT_MASK) == 0;
 }
 
-/* DTM: predecessor (side, i) of a position final at `plies`, lost there or not. */
-static void tell_dtm(struct solver *s, enum side side, uint64_t i, bool lost, int plies,
+/* DTM: predecessor (side, at) of a position final at `plies`, lost there or not. */
+static void tell_dtm(struct solver *s, enum side side, struct spot at, bool lost, int plies,
                      struct findings *f)
 {
-    dtm_t *slot = &s->dtm[side][level_place(s, i)];
+    dtm_t *slot = &s->dtm[side][at.place];
     if (lost) {
         if (lower_to(slot, dtm_win(plies + 1), keeps_shorter_win))
-            found_final(f, plies + 1, side, i);
-    } else if (refute_move(s, side, i)) {
+            found_final(f, plies + 1, side, at.index);
+    } else if (refute_move(s, side, at.place)) {
         /* every move loses; the longest way decides, external ones included */
         int pending = dtm_is_loss(*slot) ? dtm_plies(*slot) : 0;
-        int at = pending > plies + 1 ? pending : plies + 1;
-        *slot = dtm_loss(at);
-        found_final(f, at, side, i);
+        int longest = pending > plies + 1 ? pending : plies + 1;
+        *slot = dtm_loss(longest);
+        found_final(f, longest, side, at.index);
     }
 }
 
 /* MTC: the same, for a position won or lost whose MTC is `plies`. */
-static void tell_mtc(struct solver *s, enum side side, uint64_t i, bool lost, int plies,
+static void tell_mtc(struct solver *s, enum side side, struct spot at, bool lost, int plies,
                      struct findings *f)
 {
-    dtm_t pred = s->dtm[side][level_place(s, i)];
-    mtc_t *slot = &s->mtc[side][level_place(s, i)];
+    dtm_t pred = s->dtm[side][at.place];
+    mtc_t *slot = &s->mtc[side][at.place];
     if (lost && dtm_is_win(pred)) {
         if (lower_to(slot, mtc_of_plies(plies + 1), keeps_shorter_mtc))
-            found_final(f, plies + 1, side, i);
-    } else if (!lost && dtm_is_loss(pred) && refute_move(s, side, i)) {
+            found_final(f, plies + 1, side, at.index);
+    } else if (!lost && dtm_is_loss(pred) && refute_move(s, side, at.place)) {
         *slot = mtc_of_plies(plies + 1);
-        found_final(f, plies + 1, side, i);
+        found_final(f, plies + 1, side, at.index);
     }
 }
 
 /* WDL in two bits: the same, without distances. A position is listed when it becomes
  * won or lost, by the one thread that settles it. */
-static void tell_wdl(struct solver *s, enum side side, uint64_t i, bool lost, int plies,
+static void tell_wdl(struct solver *s, enum side side, struct spot at, bool lost, int plies,
                      struct findings *f)
 {
-    uint64_t j = level_place(s, i);
-    if (lost ? wdl_settle(s->wdl[side], j, WDL_WIN)
-             : refute_move(s, side, i) && wdl_settle(s->wdl[side], j, WDL_LOSS))
-        found_final(f, plies + 1, side, i);
+    if (lost ? wdl_settle(s->wdl[side], at.place, WDL_WIN)
+             : refute_move(s, side, at.place) && wdl_settle(s->wdl[side], at.place, WDL_LOSS))
+        found_final(f, plies + 1, side, at.index);
 }
 
 /* Whether the position at place j of the level, final, is lost. */
@@ -470,7 +484,7 @@ static bool is_lost(const struct solver *s, enum side side, uint64_t j)
 static void propagate(struct solver *s, enum metric_pass pass, const struct position *p,
                       uint64_t config, uint64_t i, int plies, struct findings *f)
 {
-    uint64_t preds[NUM_SYMS * MAX_MOVES];
+    struct spot preds[NUM_SYMS * MAX_MOVES];
     enum side other = side_other(p->side);
     bool lost = is_lost(s, p->side, level_place(s, i));
     /* where the rule on lone pieces ends the game, it ends it in every position of the
@@ -500,19 +514,21 @@ static uint16_t code_at(enum metric_pass pass, dtm_t dtm, int plies)
 static bool still_final(const struct solver *s, enum metric_pass pass, enum side side,
                         uint64_t i, int plies)
 {
-    return pass == PASS_WDL ||
-           is_final(s, pass, side, i, code_at(pass, s->dtm[side][level_place(s, i)], plies));
+    if (pass == PASS_WDL)
+        return true;
+    uint64_t j = level_place(s, i);
+    return is_final(s, pass, side, j, code_at(pass, s->dtm[side][j], plies));
 }
 
-/* The ply at which the initial pass lists (side, i), or -1 if it is not final yet. */
+/* The ply at which the initial pass lists the position at place j, `side` to move, or -1
+ * if it is not final yet. */
 static int initial_plies(const struct solver *s, enum metric_pass pass, enum side side,
-                         uint64_t i)
+                         uint64_t j)
 {
-    uint64_t j = level_place(s, i);
     if (pass == PASS_WDL)
         return wdl_packed_at(s->wdl[side], j) != WDL_DRAW ? 0 : -1;
     uint16_t v = pass == PASS_DTM ? s->dtm[side][j] : s->mtc[side][j];
-    if (v == 0 || !is_final(s, pass, side, i, v))
+    if (v == 0 || !is_final(s, pass, side, j, v))
         return -1;
     return pass == PASS_DTM ? dtm_plies(v) : mtc_plies(v);
 }
@@ -527,10 +543,11 @@ static void fill_run(struct solver *s, uint64_t config, uint64_t first, uint64_t
 {
     const struct fill *f = arg;
     struct agenda *a = &f->local[omp_get_thread_num()];
+    uint64_t first_place = level_place(s, first); /* the run is consecutive there too */
     (void)config;
     for (int side = WHITE; side <= BLACK; side++)
         for (uint64_t i = first; i < first + count; i++) {
-            int plies = initial_plies(s, f->pass, (enum side)side, i);
+            int plies = initial_plies(s, f->pass, (enum side)side, first_place + (i - first));
             uint64_t e = ENTRY(side, i);
             if (plies >= 0)
                 agenda_add(a, plies, &e, 1);
@@ -614,9 +631,10 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
  * the MTC pass; where it has none, every move it has is a conversion: one ply. */
 static void settle_position(struct solver *s, struct position *p, uint64_t config, uint64_t i)
 {
-    dtm_t *dtm = &s->dtm[p->side][level_place(s, i)];
-    mtc_t *mtc = &s->mtc[p->side][level_place(s, i)];
-    uint8_t *count = &s->count[p->side][level_place(s, i)];
+    uint64_t j = level_place(s, i);
+    dtm_t *dtm = &s->dtm[p->side][j];
+    mtc_t *mtc = &s->mtc[p->side][j];
+    uint8_t *count = &s->count[p->side][j];
     (void)config;
     if (dtm_is_loss(*dtm) && (*count & COUNT_MASK) != 0)
         *dtm = DTM_DRAW;
