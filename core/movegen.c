@@ -726,16 +726,25 @@ static ALWAYS_INLINE int generate_moves_of(const struct geometry *g, const struc
     return 0;
 }
 
-/* generate_moves in a copy, with the side to move a constant: where men go, and which of
- * the position's sets are whose, are then known when compiled. */
+/* generate_moves_of with the side to move a constant: where men go, and which of the
+ * position's sets are whose, are then known when compiled. */
+static ALWAYS_INLINE int generate_moves_split(const struct geometry *g, const struct variant *v,
+                                              const struct position *p, unsigned flags,
+                                              struct move_list *list,
+                                              const bool list_king_quiet, const enum copy copy)
+{
+    if (p->side == WHITE)
+        return generate_moves_of(g, v, p, flags, list, WHITE, list_king_quiet, copy);
+    return generate_moves_of(g, v, p, flags, list, BLACK, list_king_quiet, copy);
+}
+
+/* generate_moves in a copy. */
 static ALWAYS_INLINE int generate_moves_body(const struct geometry *g,
                                              const struct variant *v,
                                              const struct position *p, unsigned flags,
                                              struct move_list *list, const enum copy copy)
 {
-    if (p->side == WHITE)
-        return generate_moves_of(g, v, p, flags, list, WHITE, true, copy);
-    return generate_moves_of(g, v, p, flags, list, BLACK, true, copy);
+    return generate_moves_split(g, v, p, flags, list, true, copy);
 }
 
 MOVEGEN_COPIES(int, generate_moves,
@@ -758,9 +767,7 @@ static ALWAYS_INLINE int generate_moves_but_king_quiet_body(const struct geometr
                                                             struct move_list *list,
                                                             const enum copy copy)
 {
-    if (p->side == WHITE)
-        return generate_moves_of(g, v, p, flags, list, WHITE, false, copy);
-    return generate_moves_of(g, v, p, flags, list, BLACK, false, copy);
+    return generate_moves_split(g, v, p, flags, list, false, copy);
 }
 
 MOVEGEN_COPIES(int, generate_moves_but_king_quiet,
