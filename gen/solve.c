@@ -95,8 +95,8 @@ static void for_each_run(struct solver *s, const struct level *l, run_step *step
 }
 
 /* Work on one position: p holds its men and side to move (the kings are placed by
- * index_place_kings when needed), i is its index in men configuration `config`. */
-typedef void position_step(struct solver *s, struct position *p, uint64_t config, uint64_t i);
+ * index_place_kings when needed), i is its index and j its place in the level. */
+typedef void position_step(struct solver *s, struct position *p, uint64_t i, uint64_t j);
 
 struct position_walk {
     position_step *step;
@@ -107,12 +107,13 @@ static void step_positions(struct solver *s, uint64_t config, uint64_t first, ui
 {
     position_step *step = ((const struct position_walk *)arg)->step;
     struct position men, p;
+    uint64_t first_place = level_place(s, first); /* the run is consecutive there too */
     index_men_position(&s->t->ix, config, WHITE, &men);
     for (uint64_t i = first; i < first + count; i++)
         for (int side = WHITE; side <= BLACK; side++) {
             p = men;
             p.side = (enum side)side;
-            step(s, &p, config, i);
+            step(s, &p, i, first_place + (i - first));
         }
 }
 
@@ -178,7 +179,7 @@ static void put_initial(struct solver *s, enum side side, uint64_t j, dtm_t dtm,
 
 /* Values from the moves that leave the configuration; counts the ones that stay. MTC is
  * known already where every move leaves (one ply to the conversion) or none exists. */
-static void init_position(struct solver *s, struct position *p, uint64_t config, uint64_t i)
+static void init_position(struct solver *s, struct position *p, uint64_t i, uint64_t j)
 {
     struct position child;
     struct move_list list;
@@ -186,8 +187,6 @@ static void init_position(struct solver *s, struct position *p, uint64_t config,
     bool any_external = false;
     int internal = 0;
     enum side side = p->side;
-    uint64_t j = level_place(s, i);
-    (void)config;
 
     index_place_kings(&s->t->ix, i, p);
     enum game_end end = lone_piece_end(s->v, p);
@@ -629,13 +628,11 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
 /* Positions whose moves were not all refuted are draws, whatever their external moves
  * promised. Then a lost position's count becomes its king moves (all of them lose), for
  * the MTC pass; where it has none, every move it has is a conversion: one ply. */
-static void settle_position(struct solver *s, struct position *p, uint64_t config, uint64_t i)
+static void settle_position(struct solver *s, struct position *p, uint64_t i, uint64_t j)
 {
-    uint64_t j = level_place(s, i);
     dtm_t *dtm = &s->dtm[p->side][j];
     mtc_t *mtc = &s->mtc[p->side][j];
     uint8_t *count = &s->count[p->side][j];
-    (void)config;
     if (dtm_is_loss(*dtm) && (*count & COUNT_MASK) != 0)
         *dtm = DTM_DRAW;
     if (*dtm == DTM_DRAW)
@@ -654,12 +651,10 @@ static void settle_position(struct solver *s, struct position *p, uint64_t confi
 
 /* A won position with a man's sideways step to a lost position converts at once: MTC one
  * ply. Read once every position of the level is settled. */
-static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t config, uint64_t i)
+static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, uint64_t j)
 {
     struct move_list list;
     struct position child;
-    (void)config;
-    uint64_t j = level_place(s, i);
     if (!dtm_is_win(s->dtm[p->side][j]) || s->mtc[p->side][j] != MTC_NONE)
         return;
     index_place_kings(&s->t->ix, i, p);
