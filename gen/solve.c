@@ -57,12 +57,17 @@ static bool wdl_settle(uint8_t *packed, uint64_t j, enum wdl w)
     return ((before >> shift) & 3) == 0;
 }
 
-/* Where index i is in the arrays of its level: its configuration's place among the
- * level's, then its king placement. */
+/* Where index i of men configuration `config` is in the arrays of its level: the
+ * configuration's place among the level's, then its king placement. */
+static uint64_t place_in_config(const struct solver *s, uint64_t config, uint64_t i)
+{
+    return s->place[config] * s->per_config.d + (i - config * s->per_config.d);
+}
+
+/* The same, finding the configuration of index i by a division. */
 static uint64_t level_place(const struct solver *s, uint64_t i)
 {
-    uint64_t config = divide(i, s->per_config);
-    return s->place[config] * s->per_config.d + (i - config * s->per_config.d);
+    return place_in_config(s, divide(i, s->per_config), i);
 }
 
 /* PASS_WDL: the DTM pass of a two-bit build, which finds who wins and not how soon. */
@@ -107,13 +112,12 @@ static void step_positions(struct solver *s, uint64_t config, uint64_t first, ui
 {
     position_step *step = ((const struct position_walk *)arg)->step;
     struct position men, p;
-    uint64_t first_place = level_place(s, first); /* the run is consecutive there too */
     index_men_position(&s->t->ix, config, WHITE, &men);
     for (uint64_t i = first; i < first + count; i++)
         for (int side = WHITE; side <= BLACK; side++) {
             p = men;
             p.side = (enum side)side;
-            step(s, &p, i, first_place + (i - first));
+            step(s, &p, i, place_in_config(s, config, i));
         }
 }
 
@@ -125,12 +129,6 @@ static void for_each_position(struct solver *s, const struct level *l, position_
     for_each_run(s, l, step_positions, &walk);
 }
 
-/* A king's quiet move stays in the configuration. */
-static bool is_king_move(const struct position *p, const struct move *m)
-{
-    return m->captured == 0 && (p->kings[p->side] & bb_of(m->from));
-}
-
 /* Whether men step sideways on this board (Turkish draughts): such a step leaves the men
  * as advanced as they were, so it stays in the level, and the levels' configurations are
  * linked by moves that can be undone. */
@@ -139,13 +137,13 @@ static bool men_step_sideways(const struct geometry *g)
     return g->num_man_dirs > g->num_man_forward;
 }
 
-/* The moves the DTM pass iterates: those that stay in the level, king moves and men's
- * sideways steps. The MTC pass iterates king moves only: a man's step, sideways or not,
- * is a conversion, worth one ply. */
-static bool is_internal(const struct geometry *g, const struct position *p, const struct move *m)
+/* The moves the DTM pass iterates are those that stay in the level: the kings' quiet
+ * moves (generate_moves_but_king_quiet counts them apart) and the men's sideways steps,
+ * which this tells from the other moves listed. The MTC pass iterates king moves only:
+ * a man's step, sideways or not, is a conversion, worth one ply. */
+static bool is_sideways_step(const struct geometry *g, const struct move *m)
 {
-    return is_king_move(p, m) ||
-           (m->captured == 0 && g->rank_of[m->from] == g->rank_of[m->to]);
+    return m->captured == 0 && g->rank_of[m->from] == g->rank_of[m->to];
 }
 
 /* The value of the position a move leaves the configuration for: a man's quiet step stays
@@ -201,7 +199,7 @@ static void init_position(struct solver *s, struct position *p, uint64_t i, uint
     int moves = internal + list.count;
     bool capture = list.count > 0 && list.moves[0].captured != 0;
     for (int k = 0; k < list.count; k++) {
-        if (is_internal(s->t->ix.g, p, &list.moves[k])) {
+        if (is_sideways_step(s->t->ix.g, &list.moves[k])) {
             internal++;
             continue;
         }
@@ -291,9 +289,6 @@ static int predecessors(const struct solver *s, enum metric_pass pass, const str
     struct position pred;
     struct unmove_list list;
     const uint8_t *count = s->count[side_other(p->side)];
-    /* a king move keeps the configuration: its place is the configuration's first plus
-     * the kings' index */
-    uint64_t first = config * s->per_config.d, first_place = s->place[config] * s->per_config.d;
     int n = 0;
 
     if (s->t->ix.reduced) {
@@ -314,9 +309,9 @@ static int predecessors(const struct solver *s, enum metric_pass pass, const str
         if (list.moves[u].kind != UNMOVE_KING) {
             at.index = index_of(&s->t->ix, &pred, NULL);
             at.place = level_place(s, at.index);
-        } else {
+        } else { /* a king move keeps the configuration: no division */
             at.index = index_of_kings(&s->t->ix, config, &pred, NULL);
-            at.place = first_place + (at.index - first);
+            at.place = place_in_config(s, config, at.index);
         }
         if (!(count[at.place] & MUST_CAPTURE))
             out[n++] = at;
@@ -479,13 +474,14 @@ static bool is_lost(const struct solver *s, enum side side, uint64_t j)
     return s->two_bits ? wdl_packed_at(s->wdl[side], j) == WDL_LOSS : dtm_is_loss(s->dtm[side][j]);
 }
 
-/* Position p (index i), final at `plies` in the pass, tells its predecessors. */
+/* Position p (place j of men configuration `config`), final at `plies` in the pass,
+ * tells its predecessors. */
 static void propagate(struct solver *s, enum metric_pass pass, const struct position *p,
-                      uint64_t config, uint64_t i, int plies, struct findings *f)
+                      uint64_t config, uint64_t j, int plies, struct findings *f)
 {
     struct spot preds[NUM_SYMS * MAX_MOVES];
     enum side other = side_other(p->side);
-    bool lost = is_lost(s, p->side, level_place(s, i));
+    bool lost = is_lost(s, p->side, j);
     /* where the rule on lone pieces ends the game, it ends it in every position of the
      * material: no move within it is ever played */
     if (lone_piece_end(s->v, p) != GAME_GOES_ON)
@@ -508,15 +504,12 @@ static uint16_t code_at(enum metric_pass pass, dtm_t dtm, int plies)
     return dtm_is_win(dtm) ? dtm_win(plies) : dtm_loss(plies);
 }
 
-/* Whether the entry (side, i) taken from the agenda at `plies` still holds (a DTM or MTC
+/* Whether the entry (side, place j) taken from the agenda at `plies` still holds (a DTM or MTC
  * may have been lowered since it was listed; two bits are set once, and listed once). */
 static bool still_final(const struct solver *s, enum metric_pass pass, enum side side,
-                        uint64_t i, int plies)
+                        uint64_t j, int plies)
 {
-    if (pass == PASS_WDL)
-        return true;
-    uint64_t j = level_place(s, i);
-    return is_final(s, pass, side, j, code_at(pass, s->dtm[side][j], plies));
+    return pass == PASS_WDL || is_final(s, pass, side, j, code_at(pass, s->dtm[side][j], plies));
 }
 
 /* The ply at which the initial pass lists the position at place j, `side` to move, or -1
@@ -542,11 +535,9 @@ static void fill_run(struct solver *s, uint64_t config, uint64_t first, uint64_t
 {
     const struct fill *f = arg;
     struct agenda *a = &f->local[omp_get_thread_num()];
-    uint64_t first_place = level_place(s, first); /* the run is consecutive there too */
-    (void)config;
     for (int side = WHITE; side <= BLACK; side++)
         for (uint64_t i = first; i < first + count; i++) {
-            int plies = initial_plies(s, f->pass, (enum side)side, first_place + (i - first));
+            int plies = initial_plies(s, f->pass, (enum side)side, place_in_config(s, config, i));
             uint64_t e = ENTRY(side, i);
             if (plies >= 0)
                 agenda_add(a, plies, &e, 1);
@@ -602,8 +593,9 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
             for (size_t k = 0; k < now.count; k++) {
                 enum side side = ENTRY_SIDE(now.items[k]);
                 uint64_t i = ENTRY_INDEX(now.items[k]), config = index_men_config(&s->t->ix, i);
+                uint64_t j = place_in_config(s, config, i);
                 struct position p;
-                if (!f || !still_final(s, pass, side, i, plies))
+                if (!f || !still_final(s, pass, side, j, plies))
                     continue;
                 if (config != men_config) {
                     index_men_position(&s->t->ix, config, side, &men);
@@ -612,7 +604,7 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
                 p = men;
                 p.side = side;
                 index_place_kings(&s->t->ix, i, &p);
-                propagate(s, pass, &p, config, i, plies, f);
+                propagate(s, pass, &p, config, j, plies, f);
             }
             if (f)
                 flush(f);
@@ -660,7 +652,7 @@ static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, 
     index_place_kings(&s->t->ix, i, p);
     generate_moves_but_king_quiet(s->v, p, 0, &list); /* a king's move is no conversion */
     for (int k = 0; k < list.count; k++) {
-        if (!is_internal(s->t->ix.g, p, &list.moves[k]))
+        if (!is_sideways_step(s->t->ix.g, &list.moves[k]))
             continue;
         make_move(p, &list.moves[k], &child);
         if (dtm_is_loss(s->dtm[child.side][level_place(s, index_of(&s->t->ix, &child, NULL))])) {
