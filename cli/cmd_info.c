@@ -12,9 +12,9 @@
 #include "cli/json_out.h"
 #include "cli/options.h"
 #include "core/notation.h"
-#include "format/rule_search.h"
-#include "gen/table_io.h"
-#include "gen/tableset.h"
+#include "rules/rule_search.h"
+#include "store/table_io.h"
+#include "store/tableset.h"
 
 static const char help[] =
     "usage: damero info [--json] FILE\n"

@@ -13,7 +13,7 @@
 #include "cli/verify_report.h"
 #include "gen/build.h"
 #include "probe/damero.h"
-#include "format/coverage.h"
+#include "rules/coverage.h"
 #include "verify/verify.h"
 
 static const char help[] =

@@ -11,7 +11,7 @@
 #include "cli/json_out.h"
 #include "cli/options.h"
 #include "core/notation.h"
-#include "gen/table_io.h"
+#include "store/table_io.h"
 
 struct variant_report *variant_report_new(const struct variant *v, int pieces)
 {

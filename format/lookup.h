@@ -1,6 +1,6 @@
 /* The one path from a position to where its value is stored.
  *
- * The generator (gen/tableset.c), the probe library (probe/damero.c) and verify all look
+ * The generator (store/tableset.c), the probe library (probe/damero.c) and verify all look
  * a position up the same way: either the game is over (the side to move has no piece
  * left, or the variant's rule on lone pieces has ended it), or the value is in the table
  * of the position's canonical material, at the index of the position turned to that

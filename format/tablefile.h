@@ -187,7 +187,7 @@ static inline size_t table_block_bytes(const struct table_map *map, uint64_t b)
 int table_map_block(const struct table_map *map, ZSTD_DCtx *dctx, uint64_t b, uint8_t *raw,
                     char *err, size_t err_size);
 
-/* ---- Encoding, shared by the writer (gen/table_io.c) and the readers ---- */
+/* ---- Encoding, shared by the writer (store/table_io.c) and the readers ---- */
 
 /* Fills map's block geometry (block_values, blocks_per_side, num_blocks) from map->info:
  * the same for the file written and the file read. */

@@ -18,7 +18,7 @@
 #include "core/notation.h"
 #include "format/index.h"
 #include "gen/build.h"
-#include "gen/table_io.h"
+#include "store/table_io.h"
 #include "probe/damero.h"
 
 static const char *const materials[] = { "KvK", "KvM", "MvM", "KKvK" };

@@ -13,10 +13,10 @@
 
 #include "core/clock.h"
 #include "gen/level_file.h"
-#include "gen/rule_table.h"
-#include "gen/self_check.h"
-#include "gen/solve.h"
-#include "gen/table_io.h"
+#include "rulegen/rule_table.h"
+#include "solve/self_check.h"
+#include "solve/solve.h"
+#include "store/table_io.h"
 
 /* The lock of a table folder, held by the build writing into it (see lock_folder). */
 #define LOCK_NAME ".damero-gen.lock"

@@ -6,13 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/estimate.h"
-#include "gen/tableset.h"
+#include "gen/plan.h"
+#include "store/tableset.h"
 
 /* What a build did, for its summary. */
 struct build_report {
     int built, found;          /* tables solved, and tables read intact from disk */
-    int self_checked;          /* tables run through the self-check (gen/self_check.h) */
+    int self_checked;          /* tables run through the self-check (solve/self_check.h) */
     int levels_resumed;        /* levels of men advancement found finished by a build
                                 * killed before, and not solved again */
     uint64_t positions_built;  /* positions solved, both sides to move */
@@ -27,7 +27,7 @@ struct build_options {
                            * before any work (0: no limit) */
     bool estimate_only; /* stop after the estimate and the budget check */
     struct build_estimate *estimate; /* filled in when not NULL */
-    bool rule_tables; /* also build each material's rule tables (gen/rule_table.h) */
+    bool rule_tables; /* also build each material's rule tables (rulegen/rule_table.h) */
 };
 
 /* Builds the n materials in `wanted` (any orientation) and every material they depend on

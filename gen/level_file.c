@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "gen/table_io.h"
+#include "store/table_io.h"
 
 #define LEVEL_MAGIC "DAMEROLV"
 #define LEVEL_FILE_VERSION 2 /* 2: a WDL-only build keeps two bits a position */
@@ -20,7 +20,7 @@ struct level_header {
     uint32_t material_code;
     int32_t rank;
     uint64_t positions; /* per side to move */
-    uint32_t wdl_only; /* WDL in two bits (gen/solve.h) rather than DTM, MTC, captures */
+    uint32_t wdl_only; /* WDL in two bits (solve/solve.h) rather than DTM, MTC, captures */
     uint32_t max_dtm, max_mtc; /* the largest values, which decide the files' widths */
     char variant[32];
 };

@@ -7,7 +7,7 @@
  * A level file is a fixed header (its material, level, size and largest values) and one
  * zstd frame with its checksum: for each side to move, the level's DTM (16-bit), its MTC
  * (16-bit) and a byte per position, nonzero where the side to move must capture; in a
- * WDL-only build, for each side only the WDL, two bits a position (gen/solve.h). Values are in the machine's byte order: these files live only
+ * WDL-only build, for each side only the WDL, two bits a position (solve/solve.h). Values are in the machine's byte order: these files live only
  * while their material is being built, on the machine that builds it.
  *
  * A small material's levels are held in memory instead (ts->levels_held_most):
@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gen/solve.h"
-#include "gen/tableset.h"
+#include "solve/solve.h"
+#include "store/tableset.h"
 
 struct held_level;
 
@@ -48,7 +48,7 @@ int level_files_init(struct level_files *files, const struct tableset *ts,
 /* Frees the levels held in memory (the files on disk stay: level_files_remove). */
 void level_files_release(struct level_files *files);
 
-/* A store (gen/solve.h) that keeps the levels of files->m as level_files_init set up,
+/* A store (solve/solve.h) that keeps the levels of files->m as level_files_init set up,
  * files each written through a temporary name and renamed when whole. files must
  * outlive it. */
 void level_files_store(struct level_files *files, struct level_store *store);

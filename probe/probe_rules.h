@@ -1,12 +1,12 @@
 /* What the rule-aware probe (probe/rules_probe.c) reads from the handle in
  * probe/damero.c, on the library's internal positions: the values without the rules, and
- * the rule tables (gen/rule_table.h). */
+ * the rule tables (rulegen/rule_table.h). */
 #ifndef DAMERO_PROBE_RULES_H
 #define DAMERO_PROBE_RULES_H
 
 #include <stdbool.h>
 
-#include "format/rule_state.h"
+#include "rules/rule_state.h"
 #include "format/value.h"
 #include "probe/damero.h"
 

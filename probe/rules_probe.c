@@ -1,8 +1,8 @@
 /* Values under the move-limit rules (damero.h, "Values under the move-limit rules").
  *
- * The state of a game is its position and its counts (format/rule_state.h). Its value
- * under the rules is found by format/rule_search.c: a game over is decided; a count that
- * has run out draws; the rule table of the position's material (gen/rule_table.h), where
+ * The state of a game is its position and its counts (rules/rule_state.h). Its value
+ * under the rules is found by rules/rule_search.c: a game over is decided; a count that
+ * has run out draws; the rule table of the position's material (rulegen/rule_table.h), where
  * `damero gen --rules` built it, decides every state but a win whose no-progress count
  * has fewer plies left than the win needs; otherwise the search goes on below, a win by
  * the fewest plies first, then a draw, then a loss by the most plies (docs/how-it-works.md,
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/notation.h"
-#include "format/rule_search.h"
+#include "rules/rule_search.h"
 #include "probe/probe_fail.h"
 #include "probe/probe_rules.h"
 

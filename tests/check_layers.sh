@@ -2,13 +2,17 @@
 # Checks that each folder of the source tree includes only the folders it may use, and
 # that every include of a project header names its folder ("core/movegen.h"):
 #
-#   core/    the game                       -> nothing else
-#   format/  the table format               -> core
-#   probe/   libdamero's probing API        -> core, format
-#   gen/     the generator                  -> core, format
-#   verify/  the move-limit rules           -> core, format, gen
-#   cli/     the damero command             -> everything
-#   fuzz/    the libFuzzer targets          -> everything
+#   core/     the game                        -> nothing else
+#   format/   the table format                -> core
+#   rules/    the move-limit rules' semantics -> core, format
+#   probe/    libdamero's probing API         -> core, format, rules
+#   store/    a set of tables in memory       -> core, format
+#   solve/    retrograde analysis             -> core, format, store
+#   rulegen/  the rule tables                 -> core, format, rules, store, solve
+#   gen/      the build                       -> core, format, rules, store, solve, rulegen
+#   verify/   the move-limit rules' checks    -> core, format, rules, store, solve, rulegen
+#   cli/      the damero command              -> everything
+#   fuzz/     the libFuzzer targets           -> everything
 #
 # usage: tests/check_layers.sh [SOURCE_ROOT]   (default: the tree this script is in)
 # Prints each offending include as FILE:LINE and exits 1 when there is any.
@@ -18,11 +22,15 @@ root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 declare -A allowed=(
   [core]="core"
   [format]="core format"
-  [probe]="core format probe"
-  [gen]="core format gen"
-  [verify]="core format gen verify"
-  [cli]="core format probe gen verify cli"
-  [fuzz]="core format probe gen verify cli fuzz"
+  [rules]="core format rules"
+  [probe]="core format rules probe"
+  [store]="core format store"
+  [solve]="core format store solve"
+  [rulegen]="core format rules store solve rulegen"
+  [gen]="core format rules store solve rulegen gen"
+  [verify]="core format rules store solve rulegen verify"
+  [cli]="core format rules probe store solve rulegen gen verify cli"
+  [fuzz]="core format rules probe store solve rulegen gen verify cli fuzz"
 )
 
 bad=0

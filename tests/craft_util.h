@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gen/table_io.h"
+#include "store/table_io.h"
 
 /* values[side] (n values of 8 bits) widened to 16 bits in place of the old array. */
 static inline int craft_widen(void *values[2], uint64_t n)

@@ -17,7 +17,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # a copy with one wrong include at a time: each must be refused, naming the file
 wrong() { # FOLDER FILE INCLUDE WORDS
   rm -rf "$tmp/tree" && mkdir -p "$tmp/tree"
-  cp -r "$root/core" "$root/format" "$root/probe" "$root/gen" "$root/verify" "$root/cli" "$tmp/tree/"
+  for folder in core format rules probe store solve rulegen gen verify cli; do cp -r "$root/$folder" "$tmp/tree/"; done
   sed -i "1i #include \"$3\"" "$tmp/tree/$1/$2"
   if out=$("$check" "$tmp/tree" 2>&1); then
     fail "$1/$2 including $3 was not caught"
@@ -26,7 +26,7 @@ wrong() { # FOLDER FILE INCLUDE WORDS
   fi
 }
 wrong core movegen.c probe/damero.h "core/ may not include probe/damero.h"
-wrong format index.c gen/tableset.h "format/ may not include gen/tableset.h"
+wrong format index.c store/tableset.h "format/ may not include store/tableset.h"
 wrong probe damero.c gen/build.h "probe/ may not include gen/build.h"
 wrong probe cache.c cli/options.h "probe/ may not include cli/options.h"
 wrong gen solve.c cli/options.h "gen/ may not include cli/options.h"

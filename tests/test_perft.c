@@ -158,7 +158,7 @@ static bool same_move(const struct move *a, const struct move *b)
            memcmp(a->landing, b->landing, a->num_jumps) == 0;
 }
 
-/* The solver's count of the kings' quiet moves (gen/solve.c) is -1 exactly where the
+/* The solver's count of the kings' quiet moves (solve/solve.c) is -1 exactly where the
  * list holds captures, else the number of listed moves that start on a king; and its
  * split of the moves is generate_moves' list with those moves taken out, the rest in
  * order. Positions with many kings, where it is asked most. */

@@ -1,13 +1,13 @@
-/* The rule tables by layers (gen/rule_layers.h) against the search from every position
- * (format/rule_search.h): both ways of rule_table_values give the same value to every
+/* The rule tables by layers (rulegen/rule_layers.h) against the search from every position
+ * (rules/rule_search.h): both ways of rule_table_values give the same value to every
  * position of materials whose counts run in step, and which materials those are. */
 #define _XOPEN_SOURCE 700
 #include "tests/test_util.h"
 
-#include "format/rule_search.h"
-#include "format/rule_state.h"
+#include "rules/rule_search.h"
+#include "rules/rule_state.h"
 #include "gen/build.h"
-#include "gen/rule_table.h"
+#include "rulegen/rule_table.h"
 #include "tests/file_util.h"
 
 static struct material test_material(const struct variant *v, const char *name)

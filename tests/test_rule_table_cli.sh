@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The rule tables (damero gen --rules, gen/rule_table.h) as a user builds and reads them:
+# The rule tables (damero gen --rules, rulegen/rule_table.h) as a user builds and reads them:
 # the files written, the same bytes whatever the thread count, kept when intact and
 # rebuilt when missing, described by `damero info`, and a damaged one failing only the
 # probes under the rules that need it.

@@ -2,7 +2,7 @@
  *
  * The solver here shares nothing with the library's search and reads no table: it builds
  * the explicit graph of the (position, counts) states reachable from a set of starting
- * states, by the moves of the game and the counts' definition (format/rule_state.h,
+ * states, by the moves of the game and the counts' definition (rules/rule_state.h,
  * docs/rules.md 5.10), makes the ended games and the run-out counts its leaves, and
  * solves it by plain iteration, one ply level at a time: a state is won in n plies when
  * a move leads to a state lost in n - 1, lost in n when every move leads to a state won
@@ -15,7 +15,7 @@
 #include "core/array.h"
 #include "core/game_end.h"
 #include "format/index.h"
-#include "format/rule_state.h"
+#include "rules/rule_state.h"
 #include "tests/file_util.h"
 #include "tests/random_position.h"
 #include "verify/verify.h"
@@ -408,7 +408,7 @@ static const char *root_of(void **state)
 /* Russian endings of up to three pieces, and a man ending under the 30-move count that
  * only captures and promotions reset (KKvKM: "kings 30", 60 plies under reading 0 and
  * 30 under reading 1; most of it played at the starts), whose rule tables the generator
- * cuts by the distance to a capture or promotion (gen/reset_distance.h). */
+ * cuts by the distance to a capture or promotion (rulegen/reset_distance.h). */
 static void test_russian_small(void **state)
 {
     static const struct check checks[] = {

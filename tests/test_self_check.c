@@ -1,9 +1,9 @@
-/* The self-consistency check (gen/self_check.h) behind `damero gen --self-check`: silent on a
+/* The self-consistency check (solve/self_check.h) behind `damero gen --self-check`: silent on a
  * solved table, and it finds a value changed anywhere. */
 #include "tests/test_util.h"
 
 #include "gen/build.h"
-#include "gen/self_check.h"
+#include "solve/self_check.h"
 
 static void build(struct tableset *ts, const char *variant, const char *material,
                   struct material *m)

@@ -12,7 +12,7 @@
 #include "core/clock.h"
 #include "format/material.h"
 #include "gen/build.h"
-#include "gen/tableset.h"
+#include "store/tableset.h"
 #include "tests/brute_solver.h"
 
 #define MAX_REPORTED 8 /* mismatching positions printed per variant */

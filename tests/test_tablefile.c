@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "format/value.h"
-#include "gen/dtm_bytes.h"
-#include "gen/table_io.h"
+#include "store/dtm_bytes.h"
+#include "store/table_io.h"
 #include "tests/random_position.h"
 
 struct fixture {
@@ -102,7 +102,7 @@ static void write_test_table(const char *path, uint32_t value_bits, uint64_t pos
 }
 
 /* The file read block by block into bytes, as a build holds the tables it reads
- * (gen/dtm_bytes.h): the same values, those that do not fit a byte from the escapes. */
+ * (store/dtm_bytes.h): the same values, those that do not fit a byte from the escapes. */
 static void check_read_as_bytes(const char *path, uint64_t positions, uint32_t value_bits,
                                 void *const values[2])
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/rule_search.h"
-#include "gen/rule_layers.h"
+#include "rules/rule_search.h"
+#include "rulegen/rule_layers.h"
 
 #define NOT_STARTED (-2000) /* the rule's count does not start where its ending arises */
 

@@ -8,7 +8,7 @@
  * the rule's count at that many plies (played_plies), its strong side the side with more
  * pieces; every other count as p's fresh state has it (rule_counts_fresh: the counts
  * that apply at p just started, the others not running). Its value is the rule search's
- * (format/rule_search.h) over the tables without the rules: exact, since the rule's own
+ * (rules/rule_search.h) over the tables without the rules: exact, since the rule's own
  * count runs until the game ends, so that no state reached is valued beyond the counts.
  *
  * Reading k of the rule is taken with reading k of the row (rule_row_init): the other
@@ -16,8 +16,8 @@
 #ifndef DAMERO_VERIFY_AT_ONCE_H
 #define DAMERO_VERIFY_AT_ONCE_H
 
-#include "format/coverage.h"
-#include "gen/tableset.h"
+#include "rules/coverage.h"
+#include "store/tableset.h"
 #include "verify/verify.h"
 
 /* For each side to move and reading k, adds to res[side][k] the outcomes under all the

@@ -6,8 +6,8 @@
 #ifndef DAMERO_VERIFY_COUNT_START_H
 #define DAMERO_VERIFY_COUNT_START_H
 
-#include "gen/tableset.h"
-#include "format/coverage.h"
+#include "store/tableset.h"
+#include "rules/coverage.h"
 #include "verify/verify.h"
 
 /* For each side to move and reading k, adds to res[side][k] the won positions of t

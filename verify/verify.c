@@ -5,8 +5,8 @@
 
 #include "verify/at_once.h"
 #include "verify/count_start.h"
-#include "format/coverage.h"
-#include "gen/reset_distance.h"
+#include "rules/coverage.h"
+#include "rulegen/reset_distance.h"
 
 /* ---- counting a rule's positions and wins ---- */
 

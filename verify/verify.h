@@ -5,10 +5,10 @@
  * "Must win within N" rules are read from DTM: a win within the limit exists exactly when
  * the DTM is within it. No-progress rules reset by a capture or man move are read from
  * MTC, per material; those reset only by a capture or promotion from the same distance
- * with man steps not counted (gen/reset_distance.h). A rule whose count starts when
+ * with man steps not counted (rulegen/reset_distance.h). A rule whose count starts when
  * its precondition is first met (the forzosa) also gets the positions before that: from
  * which of them the strong side can force entering the count in a position it then wins
- * in time (verify/count_start.h). Which positions a rule covers: format/coverage.h. */
+ * in time (verify/count_start.h). Which positions a rule covers: rules/coverage.h. */
 #ifndef DAMERO_VERIFY_H
 #define DAMERO_VERIFY_H
 
@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "core/notation.h"
-#include "gen/tableset.h"
+#include "store/tableset.h"
 
 enum rule_status {
     RULE_CHECKED,

@@ -1,4 +1,4 @@
-#include "format/rule_search.h"
+#include "rules/rule_search.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "gen/tableset.h"
+#include "store/tableset.h"
 
 #include <stdio.h>
 #include <stdlib.h>

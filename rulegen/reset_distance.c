@@ -1,4 +1,4 @@
-#include "gen/reset_distance.h"
+#include "rulegen/reset_distance.h"
 
 #include <stdlib.h>
 #include <string.h>

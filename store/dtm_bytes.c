@@ -1,4 +1,4 @@
-#include "gen/dtm_bytes.h"
+#include "store/dtm_bytes.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* How a long computation tells its caller how far it has come. */
-#ifndef DAMERO_PROGRESS_H
-#define DAMERO_PROGRESS_H
+#ifndef DAMERO_SOLVE_PROGRESS_H
+#define DAMERO_SOLVE_PROGRESS_H
 
 /* report() is called now and then with the fraction done (0 to 1), always on the same
  * thread; a NULL pointer to this struct means nobody asked. */

@@ -1,12 +1,12 @@
-/* Building the rule tables (gen/rule_table.h). A material that no rule covers is solved
+/* Building the rule tables (rulegen/rule_table.h). A material that no rule covers is solved
  * by the plain solver over the rule tables of the materials its moves reach; any other
  * whose counts run in step (only no-progress counts, none reset inside it) or that a
- * rule without a precondition covers, by layers of plies played (gen/rule_layers.h),
- * whose moves out are valued by the search under the rules (format/rule_search.h), cut
+ * rule without a precondition covers, by layers of plies played (rulegen/rule_layers.h),
+ * whose moves out are valued by the search under the rules (rules/rule_search.h), cut
  * short by the rule tables already built. The search from each position's fresh state
  * is kept to test the layers against (RULE_SOLVER_SEARCH). Why each is exact:
  * docs/how-it-works.md, "Values under the rules: the table". */
-#include "gen/rule_table.h"
+#include "rulegen/rule_table.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "format/lookup.h"
-#include "format/rule_search.h"
-#include "gen/reset_distance.h"
-#include "gen/rule_layers.h"
-#include "gen/solve.h"
+#include "rules/rule_search.h"
+#include "rulegen/reset_distance.h"
+#include "rulegen/rule_layers.h"
+#include "solve/solve.h"
 
 int rule_table_readings(const struct variant *v)
 {
@@ -71,7 +71,7 @@ struct rule_context {
     const struct tableset *zeroing; /* their distance tables, the distance as DTM */
     struct material building;      /* canonical: the material whose fresh values are sought */
     const struct material_index *ix; /* building's */
-    const uint16_t *distance;      /* building's reset distance (gen/reset_distance.h), or
+    const uint16_t *distance;      /* building's reset distance (rulegen/reset_distance.h), or
                                       NULL when no count that needs it covers building */
     /* building's own fresh values and distances as the layers find them (those not
      * RULE_VALUE_PENDING are known), or NULL */

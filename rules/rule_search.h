@@ -2,17 +2,17 @@
  * search of the game tree under the counts, cut short wherever the tables decide.
  *
  * Shared by the probing library (probe/rules_probe.c) and the generator of the rule
- * tables (gen/rule_table.c): what it reads comes through a rule_oracle, so that each
+ * tables (rulegen/rule_table.c): what it reads comes through a rule_oracle, so that each
  * reads its own way (table files through a cache, or arrays in memory). The cuts and why
  * they are exact: docs/how-it-works.md, "Values under the rules: the table". */
-#ifndef DAMERO_FORMAT_RULE_SEARCH_H
-#define DAMERO_FORMAT_RULE_SEARCH_H
+#ifndef DAMERO_RULES_RULE_SEARCH_H
+#define DAMERO_RULES_RULE_SEARCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "format/rule_state.h"
+#include "rules/rule_state.h"
 #include "format/value.h"
 
 /* How the search reads values. Each function returns 0, or a negative status of the
@@ -30,7 +30,7 @@ struct rule_oracle {
                  bool *known);
     /* Optional (NULL: not known): for a position won or lost without the rules, the
      * plies to the next capture or promotion, the winner keeping the win and taking the
-     * fewest, the loser the most (gen/reset_distance.h), or -1 when not known for p. A
+     * fewest, the loser the most (rulegen/reset_distance.h), or -1 when not known for p. A
      * no-progress count reset only by those is cut by it, else by the MTC, which counts
      * man steps too and so is never more. */
     int (*reset_distance)(void *context, const struct position *p, int *plies);

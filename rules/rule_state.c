@@ -1,4 +1,4 @@
-#include "format/rule_state.h"
+#include "rules/rule_state.h"
 
 #include <string.h>
 

@@ -3,16 +3,16 @@
  *
  * A lookup takes any position whose material has a table (in either colour orientation)
  * or where the side to move has no piece left. */
-#ifndef DAMERO_TABLESET_H
-#define DAMERO_TABLESET_H
+#ifndef DAMERO_STORE_TABLESET_H
+#define DAMERO_STORE_TABLESET_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "format/index.h"
 #include "format/value.h"
-#include "gen/dtm_bytes.h"
-#include "gen/table_io.h"
+#include "store/dtm_bytes.h"
+#include "store/table_io.h"
 
 /* One solved material: DTM and MTC for each side to move, by index (MTC NULL in a set
  * that holds DTM only). */

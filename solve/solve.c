@@ -1,4 +1,4 @@
-#include "gen/solve.h"
+#include "solve/solve.h"
 
 #include <omp.h>
 #include <stdio.h>

@@ -3,12 +3,12 @@
  * steps no longer counted as conversions. Computed per material over a graph of the
  * moves inside it between won and lost positions, level by level from the positions
  * that convert at once, as the generator's agendas do. */
-#ifndef DAMERO_GEN_RESET_DISTANCE_H
-#define DAMERO_GEN_RESET_DISTANCE_H
+#ifndef DAMERO_RULEGEN_RESET_DISTANCE_H
+#define DAMERO_RULEGEN_RESET_DISTANCE_H
 
 #include <stdint.h>
 
-#include "gen/tableset.h"
+#include "store/tableset.h"
 
 #define NO_DISTANCE UINT16_MAX
 

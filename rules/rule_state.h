@@ -4,13 +4,13 @@
  * rule's count has run (docs/rules.md, 5.10, defines the state precisely). This is the
  * one place that says when a count starts, runs on, resets, ends and runs out; the
  * rule-aware probe (probe/rules_probe.c) walks games with it. It needs no table. */
-#ifndef DAMERO_FORMAT_RULE_STATE_H
-#define DAMERO_FORMAT_RULE_STATE_H
+#ifndef DAMERO_RULES_RULE_STATE_H
+#define DAMERO_RULES_RULE_STATE_H
 
 #include <stdbool.h>
 
 #include "core/movegen.h"
-#include "format/coverage.h"
+#include "rules/coverage.h"
 #include "format/material.h"
 
 #define RULES_MAX 8                 /* more rules than any variant's row has */

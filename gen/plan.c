@@ -1,11 +1,11 @@
-#include "gen/estimate.h"
+#include "gen/plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen/level_file.h"
-#include "gen/table_io.h"
+#include "store/table_io.h"
 
 static int compare_materials(const void *a, const void *b) { return material_compare(a, b); }
 

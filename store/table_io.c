@@ -1,4 +1,4 @@
-#include "gen/table_io.h"
+#include "store/table_io.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,14 +2,14 @@
  * position's DTM and MTC must be what its moves give, from the values of the positions
  * they lead to. It does not share code with the solver beyond the move generator, the
  * index and the lookup of a position's table (format/lookup.h). */
-#ifndef DAMERO_SELF_CHECK_H
-#define DAMERO_SELF_CHECK_H
+#ifndef DAMERO_SOLVE_SELF_CHECK_H
+#define DAMERO_SOLVE_SELF_CHECK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/progress.h"
-#include "gen/tableset.h"
+#include "solve/progress.h"
+#include "store/tableset.h"
 
 /* Checks every position of the table of canonical material m in ts (its successors must
  * be in ts too). Returns the number of positions found wrong; when there are any, err

@@ -1,7 +1,7 @@
 /* Which positions a move-limit rule covers: its endings (materials) and its
  * precondition (core/move_limit.h), as bitboards to test positions against. */
-#ifndef DAMERO_FORMAT_COVERAGE_H
-#define DAMERO_FORMAT_COVERAGE_H
+#ifndef DAMERO_RULES_COVERAGE_H
+#define DAMERO_RULES_COVERAGE_H
 
 #include <stdbool.h>
 

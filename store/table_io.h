@@ -1,8 +1,8 @@
 /* Whole table files in and out, for the generator: writing a solved table (compressing
  * its blocks on every OpenMP thread) and reading one back whole. The file layout is
  * format/tablefile.h's; a prober reads single blocks through table_map instead. */
-#ifndef DAMERO_TABLE_IO_H
-#define DAMERO_TABLE_IO_H
+#ifndef DAMERO_STORE_TABLE_IO_H
+#define DAMERO_STORE_TABLE_IO_H
 
 #include <stddef.h>
 #include <stdio.h>

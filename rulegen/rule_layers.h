@@ -2,13 +2,13 @@
  * covers, or whose counts run in step (rule_counts_in_step), and their distances to
  * zeroing, by layers of plies played instead of a search from each position:
  * docs/how-it-works.md, "Values under the rules: the table". */
-#ifndef DAMERO_GEN_RULE_LAYERS_H
-#define DAMERO_GEN_RULE_LAYERS_H
+#ifndef DAMERO_RULEGEN_RULE_LAYERS_H
+#define DAMERO_RULEGEN_RULE_LAYERS_H
 
 #include "format/index.h"
-#include "format/rule_search.h"
+#include "rules/rule_search.h"
 
-/* The generator's searches under the rules (gen/rule_table.c, and here those that value
+/* The generator's searches under the rules (rulegen/rule_table.c, and here those that value
  * the moves out of the material): a thread's transposition table is emptied before a
  * position once it holds RULE_STATES_KEPT states (about 50 MB), and a search may hold
  * at most RULE_STATES_MAX. */
@@ -31,7 +31,7 @@
  * oracle gives the values without the rules and the fresh values of the other materials,
  * as to the search (which values the moves out of the material through it). On every
  * OpenMP thread; the values do not depend on their number. Returns 0, or a status of
- * the oracle's or the search's (format/rule_search.h). */
+ * the oracle's or the search's (rules/rule_search.h). */
 int rule_layers_solve(const struct rule_row *row, const struct rule_oracle *oracle,
                       const struct material_index *ix, dtm_t *values[2], uint16_t *dtz[2]);
 

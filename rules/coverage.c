@@ -1,4 +1,4 @@
-#include "format/coverage.h"
+#include "rules/coverage.h"
 
 #include <string.h>
 

@@ -5,15 +5,15 @@
  * iterated. Captures, man moves and promotions read values already known: of a finished
  * material, or of a more advanced configuration of this one. The work on each group is
  * spread over OpenMP threads, and the result does not depend on how many there are. */
-#ifndef DAMERO_SOLVE_H
-#define DAMERO_SOLVE_H
+#ifndef DAMERO_SOLVE_SOLVE_H
+#define DAMERO_SOLVE_SOLVE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/progress.h"
-#include "gen/tableset.h"
+#include "solve/progress.h"
+#include "store/tableset.h"
 
 /* The levels of men advancement of a material, most advanced first: level k holds the
  * men configurations order[start[k]] to order[start[k + 1] - 1], in increasing order

@@ -1,11 +1,11 @@
-/* The memory estimate's level sizes (gen/estimate.h): the men configurations of each
+/* The memory estimate's level sizes (gen/plan.h): the men configurations of each
  * advancement, counted square by square, must equal what the solver finds by unranking
- * every configuration (material_levels in gen/solve.h), level by level. */
+ * every configuration (material_levels in solve/solve.h), level by level. */
 #include "tests/test_util.h"
 
 #include "format/index.h"
-#include "gen/estimate.h"
-#include "gen/solve.h"
+#include "gen/plan.h"
+#include "solve/solve.h"
 
 static void check_counts(const char *variant, const char *name)
 {

@@ -1,4 +1,4 @@
-/* The values under the rules by layers (gen/rule_layers.h). A fresh state's counts are
+/* The values under the rules by layers (rulegen/rule_layers.h). A fresh state's counts are
  * its "flavour": which counts run (at 0) and for which side. Inside the material, until a
  * move starts, resets or ends a count (a zeroing move) or leaves the material, every state
  * reached from a fresh state of flavour f is a position and the plies k that all of f's
@@ -15,7 +15,7 @@
  *
  * Where the counts run in step (rule_counts_in_step) there is one flavour and every exit
  * leads to a fresh state, valued once. Where man steps reset the counts, the material is
- * solved a level of men advancement at a time, the most advanced first (gen/solve.h,
+ * solved a level of men advancement at a time, the most advanced first (solve/solve.h,
  * material_levels): a man step leads to a fresh state of a level already solved, and the
  * moves that keep the counts running (king moves) stay within the level. Elsewhere the
  * whole material is one group. Where a rule with a precondition starts its count inside
@@ -29,12 +29,12 @@
  * that exit: without the rules they win in d plies, so under them in d or more, or draw)
  * is kept as a graph, which every layer walks. Why this is exact: docs/how-it-works.md,
  * "Values under the rules: the table". */
-#include "gen/rule_layers.h"
+#include "rulegen/rule_layers.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/solve.h"
+#include "solve/solve.h"
 
 /* A position's value in every layer is its own (settled), or the best of its moves: of
  * its graph edges, of its best exit that does not depend on k (SHAPE_EXIT), and of its
@@ -219,7 +219,7 @@ static int edges(const struct layers *L, struct worker *w, const struct position
     return 0;
 }
 
-/* The distances to zeroing of the moves seen so far (as format/rule_search.c takes
+/* The distances to zeroing of the moves seen so far (as rules/rule_search.c takes
  * them): the winner's is the least over the moves that win, the loser's the most over
  * all; a winning move whose distance is not known makes the least unknown unless another
  * has 1, any move's the most. */

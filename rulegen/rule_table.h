@@ -3,19 +3,19 @@
  * per reading (.ru0, and .ru1 when a rule of the row has a second reading); and beside
  * each, the distance table (.rz0, .rz1): the same states' distance to zeroing ("The
  * distance to zeroing"). */
-#ifndef DAMERO_RULE_TABLE_H
-#define DAMERO_RULE_TABLE_H
+#ifndef DAMERO_RULEGEN_RULE_TABLE_H
+#define DAMERO_RULEGEN_RULE_TABLE_H
 
 #include <stddef.h>
 
-#include "gen/tableset.h"
+#include "store/tableset.h"
 
 /* How many rule tables a material of v has: one per reading of its row (0 without rules). */
 int rule_table_readings(const struct variant *v);
 
 /* How rule_table_values solves a material that rules cover. */
 enum rule_solver {
-    RULE_SOLVER_ANY,     /* by layers (gen/rule_layers.h) */
+    RULE_SOLVER_ANY,     /* by layers (rulegen/rule_layers.h) */
     RULE_SOLVER_SEARCH,  /* by the search from every position (what the layers are
                             tested against) */
 };

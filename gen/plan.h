@@ -2,14 +2,14 @@
  * model that sizes it: the estimate that `damero gen --estimate` prints, the budget check
  * made before any work, and the choice of finished tables to drop from memory on the way
  * (docs/how-it-works.md, "Memory and scale"). */
-#ifndef DAMERO_ESTIMATE_H
-#define DAMERO_ESTIMATE_H
+#ifndef DAMERO_GEN_PLAN_H
+#define DAMERO_GEN_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/tableset.h"
+#include "store/tableset.h"
 
 #define MAX_MATERIALS 4096
 

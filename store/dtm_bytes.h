@@ -4,8 +4,8 @@
  * A code that does not fit in a byte (a win or loss of more than 126 plies: rare, the
  * long wins of the largest materials) is marked DTM_BYTE_ESCAPED in its byte and kept in
  * a list beside, in increasing index order, found by binary search. */
-#ifndef DAMERO_GEN_DTM_BYTES_H
-#define DAMERO_GEN_DTM_BYTES_H
+#ifndef DAMERO_STORE_DTM_BYTES_H
+#define DAMERO_STORE_DTM_BYTES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,7 +34,7 @@ static inline int dtm_bytes_put(struct dtm_bytes *d, uint64_t i, dtm_t code);
 static inline dtm_t dtm_bytes_get(const struct dtm_bytes *d, uint64_t i);
 
 /* Puts `count` codes of `side` from index `first` into context, a struct dtm_bytes[2]:
- * a table_block_taker (gen/table_io.h) for reading a DTM file's values, `width` bytes
+ * a table_block_taker (store/table_io.h) for reading a DTM file's values, `width` bytes
  * each, into bytes. Returns 0, or TABLE_ERR_MEMORY. */
 int dtm_bytes_take(void *context, int side, uint64_t first, const void *values, uint32_t count,
                    size_t width);

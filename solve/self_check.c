@@ -1,4 +1,4 @@
-#include "gen/self_check.h"
+#include "solve/self_check.h"
 
 #include <omp.h>
 #include <stdio.h>
