@@ -8,6 +8,7 @@ root=$(cd "$here/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
+caught=0
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
@@ -23,6 +24,8 @@ wrong() { # FOLDER FILE INCLUDE WORDS
     fail "$1/$2 including $3 was not caught"
   elif ! grep -q "$1/$2:1: .*$4" <<< "$out"; then
     fail "$1/$2 including $3: the message does not say so: $out"
+  else
+    caught=$((caught + 1))
   fi
 }
 wrong core movegen.c probe/damero.h "core/ may not include probe/damero.h"
@@ -44,4 +47,4 @@ if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1
 fi
-echo "layers: the tree keeps the folder rules, and 8 wrong includes were caught"
+echo "layers: the tree keeps the folder rules, and $caught wrong includes were caught"
