@@ -8,7 +8,8 @@ struct's size, every field's offset and size, every constant's value):
   at the same offsets with the same sizes (Python writes the field `from` as `from_`);
 - each constant the binding copies has the header's value;
 - a struct or constant of the header that the binding does not copy is listed below, with
-  why, and every ctypes struct and constant of the binding has its twin in the header;
+  why (and that list names only what the header has), and every ctypes struct and
+  constant of the binding has its twin in the header;
 - the program prints every struct, field, enumerator and #define the header declares (read
   from damero.h itself), so that one added there cannot be left out of the comparison.
 
@@ -142,6 +143,12 @@ class LayoutTest(unittest.TestCase):
         for name in copies:
             with self.subTest(constant=name):
                 self.assertIn(name, self.constants, "damero.py has a constant damero.h does not")
+
+    def test_what_is_not_bound_is_in_the_header(self):
+        for name in NOT_BOUND:
+            with self.subTest(name=name):
+                self.assertTrue(name in self.sizes or name in self.constants,
+                                "NOT_BOUND names what damero.h no longer has")
 
     def test_the_copied_constants_have_the_header_values(self):
         for name, value in bound_constants().items():
