@@ -15,7 +15,9 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 "$check" "$root" >/dev/null || fail "the source tree breaks the folder rules: $("$check" "$root" 2>&1)"
 
 # a copy with one wrong include at a time: each must be refused, naming the file
+tried=0
 wrong() { # FOLDER FILE INCLUDE WORDS
+  tried=$((tried + 1))
   rm -rf "$tmp/tree" && mkdir -p "$tmp/tree"
   for folder in core format rules probe store solve rulegen gen verify cli; do cp -r "$root/$folder" "$tmp/tree/"; done
   sed -i "1i #include \"$3\"" "$tmp/tree/$1/$2"
@@ -29,7 +31,11 @@ wrong core movegen.c probe/damero.h "core/ may not include probe/damero.h"
 wrong format index.c store/tableset.h "format/ may not include store/tableset.h"
 wrong probe damero.c gen/build.h "probe/ may not include gen/build.h"
 wrong probe cache.c cli/options.h "probe/ may not include cli/options.h"
-wrong gen solve.c cli/options.h "gen/ may not include cli/options.h"
+wrong rules coverage.c store/tableset.h "rules/ may not include store/tableset.h"
+wrong store tableset.c solve/solve.h "store/ may not include solve/solve.h"
+wrong solve solve.c rulegen/rule_table.h "solve/ may not include rulegen/rule_table.h"
+wrong rulegen rule_table.c gen/build.h "rulegen/ may not include gen/build.h"
+wrong gen plan.c cli/options.h "gen/ may not include cli/options.h"
 wrong gen build.c probe/damero.h "gen/ may not include probe/damero.h"
 wrong verify verify.c probe/damero.h "verify/ may not include probe/damero.h"
 wrong core geometry.c geometry.h "does not name its folder"
@@ -38,4 +44,4 @@ if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1
 fi
-echo "layers: the tree keeps the folder rules, and 8 wrong includes were caught"
+echo "layers: the tree keeps the folder rules, and $tried wrong includes were caught"
