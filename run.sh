@@ -6,6 +6,7 @@
 #   ./run.sh test       build, then run the test suite
 #   ./run.sh sanitize   build with AddressSanitizer + UndefinedBehaviorSanitizer, run the tests
 #   ./run.sh tsan       build with ThreadSanitizer, run the threaded probing test
+#   ./run.sh clang      build with clang, warnings as errors, run the test suite
 #   ./run.sh fuzz [S]   build the libFuzzer targets (clang, ASan + UBSan) and run each for
 #                       S seconds (default 60) from the seed corpora in fuzz/corpus/
 #
@@ -15,7 +16,7 @@ cd "$(dirname "$0")"
 
 packages=(cmake make gcc libc6-dev libzstd-dev libcmocka-dev pkg-config binutils libjansson-dev
           libmicrohttpd-dev python3 python3-selenium chromium chromium-driver
-          clang libclang-rt-dev libomp-dev) # clang, libFuzzer and clang's OpenMP: ./run.sh fuzz
+          clang libclang-rt-dev libomp-dev) # clang, libFuzzer, clang's OpenMP: clang, fuzz
 
 install_missing() {
   local missing=()
@@ -71,6 +72,11 @@ case "${1:-main}" in
     # not instrumented); tests/CMakeLists.txt runs the test's table building on one thread.
     build build-tsan -DDAMERO_TSAN=ON -DDAMERO_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ctest --test-dir build-tsan --output-on-failure -R '^probe_threads$' ;;
+  clang)
+    # The second compiler: clang warns where gcc does not, and the library is meant to
+    # build with either.
+    build build-clang -DDAMERO_WERROR=ON -DCMAKE_C_COMPILER=clang
+    ctest --test-dir build-clang --output-on-failure -j "$(nproc)" -LE slow ;;
   fuzz)
     # only the fuzz targets: the shared library cannot link against clang's static ASan
     build_targets=(fuzz_fen fuzz_table fuzz_cli)
@@ -78,6 +84,6 @@ case "${1:-main}" in
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang
     fuzz/run_fuzzers.sh build-fuzz "${2:-60}" ;;
   *)
-    echo "usage: ./run.sh [main|test|sanitize|tsan|fuzz [SECONDS]]" >&2
+    echo "usage: ./run.sh [main|test|sanitize|tsan|clang|fuzz [SECONDS]]" >&2
     exit 2 ;;
 esac

@@ -40,7 +40,7 @@ if ! check_quiet "cmake --install $build --prefix $prefix" "$cmake" --install "$
   exit 1
 fi
 
-# What is installed: the one header, the libraries, the .pc file, the command.
+# What is installed: the one header, the libraries, the .pc file, the command, the licence.
 pc=$(find "$prefix" -name damero.pc -path '*/pkgconfig/*')
 checks=$((checks + 1))
 if [ -z "$pc" ]; then
@@ -58,6 +58,10 @@ for f in libdamero.a libdamero.so libdamero.so.0; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f not installed"
 done
 check_quiet "bin/damero --help" "$prefix/bin/damero" --help
+checks=$((checks + 1))
+cmp -s "$src/LICENSE" "$prefix/share/doc/damero/LICENSE" || fail "share/doc/damero/LICENSE not installed"
+checks=$((checks + 1))
+grep -qx 'License: MIT' "$pc" || fail "damero.pc has no 'License: MIT'"
 checks=$((checks + 1))
 soname=$(readelf -d "$libdir/libdamero.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = libdamero.so.0 ] || fail "SONAME '$soname', want libdamero.so.0"
