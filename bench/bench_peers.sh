@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # damero against other draughts programs on the same work, by CPU time: the rows of the
-# issue-14 table in bench/RESULTS.md.
+# peers table in bench/RESULTS.md (their history: the issue-14 section of
+# bench/JOURNAL.md).
 #
 #   PEERS=DIR bench/bench_peers.sh [BUILD_DIR] [ROUNDS]
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Probing under the move-limit rules with and without the rule tables (damero gen
-# --rules), on the same positions, and the rule tables' size: the figures of the issue-12
-# section of bench/RESULTS.md.
+# --rules), on the same positions, and the rule tables' size: the figures of the rules table
+# of bench/RESULTS.md (their history: the issue-12 section of bench/JOURNAL.md).
 #
 #   bench/bench_rules.sh [BUILD_DIR] [PIECES] [PROBES]
 #
