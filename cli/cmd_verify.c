@@ -14,6 +14,7 @@
 #include "gen/build.h"
 #include "probe/damero.h"
 #include "rules/coverage.h"
+#include "verify/summary.h"
 #include "verify/verify.h"
 
 static const char help[] =
@@ -127,9 +128,11 @@ static int verify_variant(const struct verify_args *a, const struct variant *v,
     snprintf(dir, sizeof dir, "%s/%s", a->dir, v->name);
     tableset_init(&ts, v, dir);
     status = build_needed(&ts, a->pieces, err, err_size);
-    for (int k = 0; status == 0 && k < out->num_rules; k++)
-        status = verify_rule(&ts, a->pieces, &v->move_limits[k], &out->rules[k].report, err,
-                             err_size);
+    for (int k = 0; status == 0 && k < out->num_rules; k++) {
+        struct rule_section *s = &out->rules[k];
+        status = verify_rule(&ts, a->pieces, &v->move_limits[k], &s->report, err, err_size);
+        summarize_rule(&s->report, &s->summary);
+    }
     tableset_free(&ts);
     if (status == 0)
         status = report_lines(a->dir, out, err, err_size);
