@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "gen/build.h"
 
 static const char help[] =
@@ -203,8 +204,8 @@ int cmd_gen(int argc, char **argv)
     struct gen_args a = { .dir = default_table_dir(), .hold_levels_mb = -1 };
     struct build_report report;
     struct build_estimate estimate;
-    struct build_options options = { .progress = isatty(STDERR_FILENO), .report = &report,
-                                     .estimate = &estimate };
+    struct build_options options = { .report = &report, .estimate = &estimate };
+    struct progress_bar bar;
     struct tableset ts;
     char dir[4096], err[2048];
     int status = parse_args(argc, argv, &a);
@@ -225,7 +226,10 @@ int cmd_gen(int argc, char **argv)
     ts.wdl_only = a.wdl_only;
     if (a.hold_levels_mb >= 0)
         ts.levels_held_most = a.hold_levels_mb * 1024.0 * 1024;
+    progress_bar_init(&bar, isatty(STDERR_FILENO));
+    options.progress = progress_bar_callbacks(&bar);
     status = build_materials(&ts, a.wanted, a.num_wanted, &options, err, sizeof err);
+    progress_bar_end(&bar);
     tableset_free(&ts);
     if (a.estimate_only) /* the estimate is the answer, whether it fits or not */
         print_estimate(&a, &estimate, options.memory_budget);

@@ -10,10 +10,12 @@
 #include "cli/api_json.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "cli/verify_report.h"
 #include "gen/build.h"
 #include "probe/damero.h"
 #include "rules/coverage.h"
+#include "verify/summary.h"
 #include "verify/verify.h"
 
 static const char help[] =
@@ -106,30 +108,55 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
     return EXIT_OK;
 }
 
-/* Builds what the variant's rules need, fewest pieces first (progress on stderr). */
-static int build_needed(struct tableset *ts, int pieces, char *err, size_t err_size)
+/* Builds what the variant's rules need, fewest pieces first. */
+static int build_needed(struct tableset *ts, int pieces, struct progress_bar *bar, char *err,
+                        size_t err_size)
 {
     static struct material wanted[1024];
-    struct build_options options = { .progress = isatty(STDERR_FILENO) };
-    int n = 0;
+    struct build_options options = { .progress = progress_bar_callbacks(bar) };
+    int n = 0, status;
     for (const struct move_limit_rule *r = ts->v->move_limits; r->name; r++)
         n += rule_materials(ts->v, r, pieces, wanted + n, 1024 - n);
-    return n == 0 ? 0 : build_materials(ts, wanted, n, &options, err, err_size);
+    status = n == 0 ? 0 : build_materials(ts, wanted, n, &options, err, err_size);
+    progress_bar_end(bar);
+    return status;
 }
 
-/* Verifies every rule of one variant into *out. */
+/* Checks every rule of the variant against the tables into out's sections, and derives
+ * their summaries. */
+static int check_rules(struct tableset *ts, int pieces, struct variant_report *out,
+                       struct progress_bar *bar, char *err, size_t err_size)
+{
+    struct rule_report **reports = malloc((size_t)(out->num_rules + 1) * sizeof *reports);
+    if (!reports) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    for (int k = 0; k < out->num_rules; k++)
+        reports[k] = &out->rules[k].report;
+    int status = verify_rules(ts, pieces, reports, progress_bar_callbacks(bar), err, err_size);
+    progress_bar_end(bar);
+    free(reports);
+    for (int k = 0; status == 0 && k < out->num_rules; k++)
+        summarize_rule(&out->rules[k].report, &out->rules[k].summary);
+    return status;
+}
+
+/* Verifies every rule of one variant into *out, the progress of the build and of the
+ * checks drawn on stderr when it is a terminal. */
 static int verify_variant(const struct verify_args *a, const struct variant *v,
                           struct variant_report *out, char *err, size_t err_size)
 {
     struct tableset ts;
+    struct progress_bar bar;
     char dir[4096];
     int status;
     snprintf(dir, sizeof dir, "%s/%s", a->dir, v->name);
     tableset_init(&ts, v, dir);
-    status = build_needed(&ts, a->pieces, err, err_size);
-    for (int k = 0; status == 0 && k < out->num_rules; k++)
-        status = verify_rule(&ts, a->pieces, &v->move_limits[k], &out->rules[k].report, err,
-                             err_size);
+    progress_bar_init(&bar, isatty(STDERR_FILENO));
+    status = build_needed(&ts, a->pieces, &bar, err, err_size);
+    if (status == 0)
+        status = check_rules(&ts, a->pieces, out, &bar, err, err_size);
     tableset_free(&ts);
     if (status == 0)
         status = report_lines(a->dir, out, err, err_size);

@@ -29,88 +29,33 @@ struct variant_report *variant_report_new(const struct variant *v, int pieces)
 
 void variant_report_free(struct variant_report *r)
 {
-    if (r)
-        damero_close(r->tb);
-    free(r);
-}
-
-static bool win_within(const struct rule_section *s)
-{
-    return s->report.rule->kind == LIMIT_WIN_WITHIN && s->report.status == RULE_CHECKED;
-}
-
-/* Makes x's example of a win the other rules draw sum's when it is better: fewer moves
- * played, then a longer win under the rule alone (verify/at_once.c picks the same way). */
-static void take_others_example(struct rule_result *sum, const struct rule_result *x)
-{
-    if (x->others_played < 0 ||
-        (sum->others_played >= 0 &&
-         (x->others_played > sum->others_played ||
-          (x->others_played == sum->others_played && x->others_plies <= sum->others_plies))))
+    if (!r)
         return;
-    sum->others_played = x->others_played;
-    sum->others_plies = x->others_plies;
-    memcpy(sum->others_fen, x->others_fen, sizeof sum->others_fen);
-}
-
-/* The results of every material for one side to move and reading, added up: a "must
- * win within" rule is one count over all the endings it covers. */
-static struct rule_result total(const struct rule_report *r, bool strong_to_move, int reading)
-{
-    struct rule_result sum = { .strong_to_move = strong_to_move, .reading = reading,
-                               .longest_plies = -1, .longest = -1,
-                               .longest_in_time_plies = -1, .others_played = -1 };
-    for (int k = 0; k < r->num_results; k++) {
-        const struct rule_result *x = &r->results[k];
-        if (x->strong_to_move != strong_to_move || x->reading != reading)
-            continue;
-        size_t used = strlen(sum.ending);
-        if (used + strlen(x->ending) + 2 < sizeof sum.ending)
-            snprintf(sum.ending + used, sizeof sum.ending - used, "%s%s", used ? "," : "",
-                     x->ending);
-        sum.positions += x->positions;
-        sum.wins += x->wins;
-        sum.wins_beyond_limit += x->wins_beyond_limit;
-        sum.wins_before += x->wins_before;
-        sum.convertible_before += x->convertible_before;
-        sum.lone_wins += x->lone_wins;
-        for (int p = 0; p < WIN_PLIES_MAX; p++)
-            sum.wins_by_plies[p] += x->wins_by_plies[p];
-        for (int played = 0; played <= PLAYED_MAX; played++) {
-            for (int o = 0; o < OUTCOMES; o++)
-                sum.at_once[played][o] += x->at_once[played][o];
-            sum.drawn_by_others[played] += x->drawn_by_others[played];
-        }
-        take_others_example(&sum, x);
-        if (x->longest_in_time_plies > sum.longest_in_time_plies) {
-            sum.longest_in_time_plies = x->longest_in_time_plies;
-            memcpy(sum.in_time_fen, x->in_time_fen, sizeof sum.in_time_fen);
-        }
-        if (x->longest_plies > sum.longest_plies) {
-            sum.longest_plies = x->longest_plies;
-            sum.longest = x->longest;
-            memcpy(sum.example_fen, x->example_fen, sizeof sum.example_fen);
-        }
+    for (int k = 0; k < r->num_rules; k++) {
+        struct rule_section *s = &r->rules[k];
+        for (int side = 0; side < 2; side++)
+            line_free(&s->line[side]);
+        for (int reading = 0; reading < MAX_READINGS; reading++)
+            line_free(&s->cursed[reading]);
     }
-    return sum;
+    damero_close(r->tb);
+    free(r);
 }
 
 /* ---- lines ---- */
 
-static int play_line(damero_tb *tb, struct example_line *line)
+/* Plays the tables' best line from fen into l (cli/line_play.h); none when fen is "". */
+static int play_example(damero_tb *tb, const char *fen, struct line *l)
 {
-    damero_position pos;
-    damero_move best;
-    int status = damero_parse_fen(tb, line->fen, &pos);
-    line->plies = 0;
-    while (status == DAMERO_OK && line->plies < MAX_LINE_PLIES) {
-        status = damero_best_move(tb, &pos, &best);
-        if (status != DAMERO_OK)
-            break;
-        snprintf(line->moves[line->plies++], DAMERO_MOVE_TEXT_SIZE, "%s", best.text);
-        pos = best.after;
-    }
-    return status == DAMERO_ERR_GAME_OVER ? DAMERO_OK : status;
+    damero_position start;
+    if (!fen[0])
+        return DAMERO_OK;
+    int status = damero_parse_fen(tb, fen, &start);
+    if (status != DAMERO_OK)
+        return status;
+    if (line_init(l, MAX_LINE_PLIES, &start) < 0)
+        return DAMERO_ERR_MEMORY;
+    return line_play(tb, l);
 }
 
 int report_lines(const char *dir, struct variant_report *r, char *err, size_t err_size)
@@ -118,23 +63,17 @@ int report_lines(const char *dir, struct variant_report *r, char *err, size_t er
     int status = damero_open(r->v->name, dir, 64 << 20, &r->tb);
     for (int k = 0; k < r->num_rules && status == DAMERO_OK; k++) {
         struct rule_section *s = &r->rules[k];
-        for (int side = 0; side < 2 && win_within(s) && status == DAMERO_OK; side++) {
-            struct rule_result sum = total(&s->report, side == 0, 0);
-            memcpy(s->line[side].fen, sum.example_fen, sizeof sum.example_fen);
-            if (sum.example_fen[0])
-                status = play_line(r->tb, &s->line[side]);
-        }
-        for (int k = 0; win_within(s) && k < move_limit_readings(s->report.rule) &&
-                        status == DAMERO_OK; k++) {
-            struct rule_result t[2] = { total(&s->report, true, k),
-                                        total(&s->report, false, k) };
-            int side = t[0].longest_in_time_plies >= t[1].longest_in_time_plies ? 0 : 1;
-            memcpy(s->cursed[k].fen, t[side].in_time_fen, sizeof s->cursed[k].fen);
-            if (s->cursed[k].fen[0])
-                status = play_line(r->tb, &s->cursed[k]);
-        }
+        const struct rule_summary *sum = &s->summary;
+        for (int side = 0; side < 2 && sum->win_within && status == DAMERO_OK; side++)
+            status = play_example(r->tb, sum->total[0][side].example_fen, &s->line[side]);
+        for (int reading = 0; sum->win_within && reading < move_limit_readings(s->report.rule) &&
+                              status == DAMERO_OK; reading++)
+            status = play_example(r->tb, sum->reading[reading].in_time_fen,
+                                  &s->cursed[reading]);
     }
-    if (status != DAMERO_OK)
+    if (status == DAMERO_ERR_MEMORY)
+        snprintf(err, err_size, "out of memory playing the examples' lines");
+    else if (status != DAMERO_OK)
         snprintf(err, err_size, "%s", damero_error_message());
     return status == DAMERO_OK ? 0 : -1;
 }
@@ -153,10 +92,10 @@ static void print_reading(FILE *f, const struct limit_reading *r)
     fprintf(f, "%d %s (%s)", r->limit, unit_words(r->unit), r->source);
 }
 
-static void print_moves(FILE *f, const struct example_line *line)
+static void print_moves(FILE *f, const struct line *line)
 {
     for (int k = 0; k < line->plies; k++)
-        fprintf(f, "%s%s", k ? " " : "", line->moves[k]);
+        fprintf(f, "%s%s", k ? " " : "", line->moves[k].text);
     fprintf(f, "\n");
 }
 
@@ -168,7 +107,7 @@ static void print_heading(FILE *f, bool md, const struct variant_report *r,
     fprintf(f, "%s%s\n", md ? "" : "  ", rule->words);
     fprintf(f, "%sEndings: %s", md ? "\n" : "  ", rule->ending.words);
     if (s->report.status == RULE_CHECKED && rule->kind == LIMIT_WIN_WITHIN)
-        fprintf(f, " (%s)", total(&s->report, true, 0).ending);
+        fprintf(f, " (%s)", s->summary.total[0][0].ending);
     if (rule->precondition.words)
         fprintf(f, ", with %s", rule->precondition.words);
     fprintf(f, ".%s\n", rule->counts_from_precondition
@@ -212,13 +151,13 @@ static void print_win_table(FILE *f, bool md, const struct rule_section *s)
     print_rule_line(f, md, head, 6, widths);
     for (int k = 0; k < move_limit_readings(s->report.rule); k++)
         for (int side = 0; side < 2; side++) {
-            struct rule_result t = total(&s->report, side == 0, k);
+            const struct rule_result *t = &s->summary.total[k][side];
             char reading[8], positions[24], wins[24], longest[16], beyond[24];
             snprintf(reading, sizeof reading, "%d", k + 1);
-            snprintf(positions, sizeof positions, "%" PRIu64, t.positions);
-            snprintf(wins, sizeof wins, "%" PRIu64, t.wins);
-            snprintf(longest, sizeof longest, t.longest < 0 ? "-" : "%d", t.longest);
-            snprintf(beyond, sizeof beyond, "%" PRIu64, t.wins_beyond_limit);
+            snprintf(positions, sizeof positions, "%" PRIu64, t->positions);
+            snprintf(wins, sizeof wins, "%" PRIu64, t->wins);
+            snprintf(longest, sizeof longest, t->longest < 0 ? "-" : "%d", t->longest);
+            snprintf(beyond, sizeof beyond, "%" PRIu64, t->wins_beyond_limit);
             const char *cells[] = { reading, side_words(s, side == 0), positions, wins, longest,
                                     beyond };
             print_row(f, md, cells, 6, widths);
@@ -252,21 +191,6 @@ static void print_progress_table(FILE *f, bool md, const struct rule_section *s)
 
 /* ---- a count already running when the rule's count starts ---- */
 
-/* Under a "must win within" rule, with `played` moves of the reading's unit already
- * played on a count running when this one starts: the wins still in time, the lone
- * side's wins, and the rest, drawn. Returns false when no ply is left. */
-static bool under_rule(const struct rule_section *s, const struct rule_result *t, int played,
-                       uint64_t *won, uint64_t *drawn, uint64_t *lost)
-{
-    int left = win_plies_left(&s->report.rule->readings[t->reading], played, t->strong_to_move);
-    if (left < 0)
-        return false;
-    *won = wins_within(t, left);
-    *lost = t->lone_wins;
-    *drawn = t->positions - *won - *lost;
-    return true;
-}
-
 /* The table of a "must win within" rule by the moves already played on its count when
  * its ending arises: under the rule alone (from the DTM), or under all of the variant's
  * rules at once (verify/at_once.h), with the wins in time under the rule alone that the
@@ -280,23 +204,22 @@ static void print_played_table(FILE *f, bool md, const struct rule_section *s, b
     print_rule_line(f, md, head, columns, widths);
     for (int k = 0; k < move_limit_readings(s->report.rule); k++)
         for (int side = 0; side < 2; side++) {
-            struct rule_result t = total(&s->report, side == 0, k);
-            uint64_t won, drawn, lost;
+            const struct rule_result *t = &s->summary.total[k][side];
+            struct outcome_counts c;
             for (int played = 0;
-                 played <= PLAYED_MAX && under_rule(s, &t, played, &won, &drawn, &lost);
+                 played <= PLAYED_MAX && outcomes_alone(&s->report, t, played, &c);
                  played++) {
-                if (at_once) {
-                    won = t.at_once[played][OUTCOME_WON];
-                    drawn = t.at_once[played][OUTCOME_DRAWN];
-                    lost = t.at_once[played][OUTCOME_LOST];
-                }
+                if (at_once)
+                    c = (struct outcome_counts){ t->at_once[played][OUTCOME_WON],
+                                                 t->at_once[played][OUTCOME_DRAWN],
+                                                 t->at_once[played][OUTCOME_LOST] };
                 char reading[8], n[8], w[24], d[24], l[24], o[24];
                 snprintf(reading, sizeof reading, "%d", k + 1);
                 snprintf(n, sizeof n, "%d", played);
-                snprintf(w, sizeof w, "%" PRIu64, won);
-                snprintf(d, sizeof d, "%" PRIu64, drawn);
-                snprintf(l, sizeof l, "%" PRIu64, lost);
-                snprintf(o, sizeof o, "%" PRIu64, t.drawn_by_others[played]);
+                snprintf(w, sizeof w, "%" PRIu64, c.won);
+                snprintf(d, sizeof d, "%" PRIu64, c.drawn);
+                snprintf(l, sizeof l, "%" PRIu64, c.lost);
+                snprintf(o, sizeof o, "%" PRIu64, t->drawn_by_others[played]);
                 const char *cells[] = { reading, side_words(s, side == 0), n, w, d, l, o };
                 print_row(f, md, cells, columns, widths);
             }
@@ -335,32 +258,15 @@ static void print_at_once(FILE *f, bool md, const struct variant_report *r,
     if (md)
         fprintf(f, "\n");
     for (int k = 0; k < move_limit_readings(rule); k++) {
-        struct rule_result t = total(&s->report, true, k), lone = total(&s->report, false, k);
-        take_others_example(&t, &lone);
+        const struct reading_summary *x = &s->summary.reading[k];
         fprintf(f, md ? "- reading %d: " : "    reading %d: ", k + 1);
-        if (t.others_played < 0)
+        if (x->others_played < 0)
             fprintf(f, "the other counts draw no win in time under the rule alone.\n");
         else
             fprintf(f, "e.g. %s%s%s with %d already played (%s): won in %d plies under the "
                        "rule alone, drawn under the rules at once.\n",
-                    md ? "`" : "", t.others_fen, md ? "`" : "", t.others_played,
-                    unit_words(rule->readings[k].unit), t.others_plies);
-    }
-}
-
-/* The fewest moves already played on a running count that turn a win into a draw, per
- * reading: 0 when even a count with no ply left loses none (no win at all). */
-static int first_costly(const struct rule_section *s, const struct rule_result t[2])
-{
-    uint64_t fresh[2], won[2], drawn, lost;
-    for (int side = 0; side < 2; side++)
-        under_rule(s, &t[side], 0, &fresh[side], &drawn, &lost);
-    for (int played = 1;; played++) {
-        if (!under_rule(s, &t[0], played, &won[0], &drawn, &lost) ||
-            !under_rule(s, &t[1], played, &won[1], &drawn, &lost))
-            return 0;
-        if (won[0] + won[1] < fresh[0] + fresh[1])
-            return played;
+                    md ? "`" : "", x->others_fen, md ? "`" : "", x->others_played,
+                    unit_words(rule->readings[k].unit), x->others_plies);
     }
 }
 
@@ -370,26 +276,19 @@ static void print_first_cursed(FILE *f, bool md, const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
     for (int k = 0; k < move_limit_readings(rule); k++) {
-        struct rule_result t[2] = { total(&s->report, true, k), total(&s->report, false, k) };
-        int played = first_costly(s, t);
+        const struct reading_summary *x = &s->summary.reading[k];
         fprintf(f, md ? "- reading %d: " : "    reading %d: ", k + 1);
-        if (played == 0) {
+        if (x->first_costly == 0) {
             fprintf(f, "no win to lose.\n");
             continue;
         }
-        uint64_t lost_wins[2], fresh = 0, won = 0, drawn, lost;
-        for (int side = 0; side < 2; side++) {
-            under_rule(s, &t[side], 0, &fresh, &drawn, &lost);
-            if (!under_rule(s, &t[side], played, &won, &drawn, &lost))
-                won = 0;
-            lost_wins[side] = fresh - won;
-        }
-        const struct example_line *line = &s->cursed[k];
+        const struct line *line = &s->cursed[k];
         fprintf(f, "with %d already played (%s), %" PRIu64 " wins in time are draws (%" PRIu64
                    " with the strong side to move), e.g. %s%s%s, won in %d plies with a fresh "
                    "count.\n",
-                played, unit_words(rule->readings[k].unit), lost_wins[0] + lost_wins[1],
-                lost_wins[0], md ? "`" : "", line->fen, md ? "`" : "", line->plies);
+                x->first_costly, unit_words(rule->readings[k].unit),
+                x->costly_wins[0] + x->costly_wins[1], x->costly_wins[0], md ? "`" : "",
+                x->in_time_fen, md ? "`" : "", line->plies);
         fprintf(f, md ? "  Line: " : "      line: ");
         print_moves(f, line);
     }
@@ -417,13 +316,7 @@ static void print_occupying_move(FILE *f, bool md, const struct rule_section *s)
                         : "Not counting the move that occupies the diagonal (damero's reading, "
                           "the count starts after it):");
         for (int k = 0; k < move_limit_readings(rule); k++) {
-            uint64_t drawn_wins = 0, won, drawn, lost;
-            for (int side = counted ? 1 : 0; side < 2; side++) {
-                struct rule_result t = total(&s->report, side == 0, k);
-                if (!under_rule(s, &t, counted, &won, &drawn, &lost))
-                    won = 0;
-                drawn_wins += t.wins - won;
-            }
+            uint64_t drawn_wins = s->summary.reading[k].drawn_starts[counted];
             fprintf(f, "%s%d %s ", k ? "; " : "", rule->readings[k].limit,
                     unit_words(rule->readings[k].unit));
             if (drawn_wins)
@@ -446,13 +339,8 @@ static void print_board(FILE *f, const struct variant_report *r, const char *fen
 static void print_longest_progress(FILE *f, bool md, const struct variant_report *r,
                                    const struct rule_section *s)
 {
-    const struct rule_result *longest = NULL;
-    for (int k = 0; k < s->report.num_results; k++) {
-        const struct rule_result *x = &s->report.results[k];
-        if (x->reading == 0 && (!longest || x->longest_plies > longest->longest_plies))
-            longest = x;
-    }
-    if (!longest || longest->longest_plies < 0)
+    const struct rule_result *longest = s->summary.longest_wait;
+    if (!longest)
         return;
     fprintf(f, md ? "\nLongest, %s, %s to move: %d plies to a reset, `%s`\n\n```\n"
                   : "  longest: %s, %s to move, %d plies to a reset, %s\n",
@@ -469,17 +357,17 @@ static void print_examples(FILE *f, bool md, const struct variant_report *r,
 {
     const struct move_limit_rule *rule = s->report.rule;
     for (int side = 0; side < 2; side++) {
-        struct rule_result t = total(&s->report, side == 0, 0);
-        const struct example_line *line = &s->line[side];
-        if (!line->fen[0])
+        const struct rule_result *t = &s->summary.total[0][side];
+        const struct line *line = &s->line[side];
+        if (!line->positions)
             continue;
         fprintf(f, md ? "\nLongest win, %s to move: %d %s (%d plies), `%s`\n\n"
                       : "  longest win, %s to move: %d %s (%d plies), %s\n",
-                side_words(s, side == 0), t.longest, unit_words(rule->readings[0].unit),
-                t.longest_plies, line->fen);
+                side_words(s, side == 0), t->longest, unit_words(rule->readings[0].unit),
+                t->longest_plies, t->example_fen);
         if (md) {
             fprintf(f, "```\n");
-            print_board(f, r, line->fen);
+            print_board(f, r, t->example_fen);
             fprintf(f, "```\n\n");
         }
         fprintf(f, md ? "Line: " : "    line: ");
@@ -497,11 +385,11 @@ static void print_before_count(FILE *f, bool md, const struct rule_section *s)
                   : "  before the count starts (won positions without the precondition):\n");
     for (int k = 0; k < move_limit_readings(s->report.rule); k++)
         for (int side = 0; side < 2; side++) {
-            struct rule_result t = total(&s->report, side == 0, k);
+            const struct rule_result *t = &s->summary.total[k][side];
             fprintf(f, "%sreading %d, %s to move: %" PRIu64 " won, %" PRIu64
                        " can force a start won in time, %" PRIu64 " cannot\n",
-                    md ? "- " : "    ", k + 1, side_words(s, side == 0), t.wins_before,
-                    t.convertible_before, t.wins_before - t.convertible_before);
+                    md ? "- " : "    ", k + 1, side_words(s, side == 0), t->wins_before,
+                    t->convertible_before, t->wins_before - t->convertible_before);
         }
 }
 
@@ -509,8 +397,7 @@ static void print_verdict(FILE *f, bool md, const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
     for (int k = 0; k < move_limit_readings(rule); k++) {
-        struct rule_result a = total(&s->report, true, k), b = total(&s->report, false, k);
-        uint64_t wins = a.wins + b.wins, beyond = a.wins_beyond_limit + b.wins_beyond_limit;
+        uint64_t wins = s->summary.reading[k].wins, beyond = s->summary.reading[k].beyond;
         fprintf(f, md ? "\n**Verdict (reading %d):** " : "  verdict (reading %d): ", k + 1);
         if (beyond == 0)
             fprintf(f, "%d %s is enough for every one of the %" PRIu64 " won positions.\n",
@@ -556,16 +443,16 @@ static void print_text(FILE *f, bool md, const struct variant_report *r)
 
 /* ---- JSON ---- */
 
-static json_t *line_moves_json(const struct example_line *line)
+static json_t *line_moves_json(const struct line *line)
 {
     json_t *moves = json_array();
     for (int k = 0; k < line->plies && moves; k++)
-        json_append(&moves, json_string(line->moves[k]));
+        json_append(&moves, json_string(line->moves[k].text));
     return moves;
 }
 
 static json_t *json_result(const struct rule_section *s, const struct rule_result *x,
-                           const struct example_line *line)
+                           const struct line *line)
 {
     const struct limit_reading *r = &s->report.rule->readings[x->reading];
     json_t *o = json_pack(
@@ -580,7 +467,7 @@ static json_t *json_result(const struct rule_section *s, const struct rule_resul
         o = json_with(o, "wins_before", json_integer((json_int_t)x->wins_before));
         o = json_with(o, "convertible_before", json_integer((json_int_t)x->convertible_before));
     }
-    if (line && line->fen[0])
+    if (line && line->positions)
         o = json_with(o, "example_line", line_moves_json(line));
     return o;
 }
@@ -589,19 +476,13 @@ static json_t *json_result(const struct rule_section *s, const struct rule_resul
  * none does. */
 static json_t *json_first_cursed(const struct rule_section *s, int k)
 {
-    struct rule_result t[2] = { total(&s->report, true, k), total(&s->report, false, k) };
-    int played = first_costly(s, t);
-    if (played == 0)
+    const struct reading_summary *x = &s->summary.reading[k];
+    if (x->first_costly == 0)
         return json_null();
-    uint64_t lost_wins = 0, fresh = 0, won = 0, drawn, lost;
-    for (int side = 0; side < 2; side++) {
-        under_rule(s, &t[side], 0, &fresh, &drawn, &lost);
-        if (!under_rule(s, &t[side], played, &won, &drawn, &lost))
-            won = 0;
-        lost_wins += fresh - won;
-    }
-    return json_pack("{s:i, s:i, s:I, s:s, s:i, s:o}", "reading", k + 1, "played", played,
-                     "wins_drawn", (json_int_t)lost_wins, "example_fen", s->cursed[k].fen,
+    return json_pack("{s:i, s:i, s:I, s:s, s:i, s:o}", "reading", k + 1, "played",
+                     x->first_costly, "wins_drawn",
+                     (json_int_t)(x->costly_wins[0] + x->costly_wins[1]), "example_fen",
+                     x->in_time_fen,
                      "example_plies", s->cursed[k].plies,
                      "example_line", line_moves_json(&s->cursed[k]));
 }
@@ -611,11 +492,11 @@ static json_t *json_first_cursed(const struct rule_section *s, int k)
 static json_t *json_by_played(const struct rule_section *s, const struct rule_result *t)
 {
     json_t *rows = json_array();
-    uint64_t won, drawn, lost;
-    for (int played = 0; under_rule(s, t, played, &won, &drawn, &lost); played++)
+    struct outcome_counts c;
+    for (int played = 0; outcomes_alone(&s->report, t, played, &c); played++)
         json_append(&rows, json_pack("{s:i, s:I, s:I, s:I}", "played", played, "won",
-                                     (json_int_t)won, "drawn", (json_int_t)drawn, "lost",
-                                     (json_int_t)lost));
+                                     (json_int_t)c.won, "drawn", (json_int_t)c.drawn, "lost",
+                                     (json_int_t)c.lost));
     return rows;
 }
 
@@ -625,8 +506,8 @@ static json_t *json_by_played(const struct rule_section *s, const struct rule_re
 static json_t *json_at_once(const struct rule_section *s, const struct rule_result *t)
 {
     json_t *rows = json_array();
-    uint64_t won, drawn, lost;
-    for (int played = 0; played <= PLAYED_MAX && under_rule(s, t, played, &won, &drawn, &lost);
+    struct outcome_counts alone;
+    for (int played = 0; played <= PLAYED_MAX && outcomes_alone(&s->report, t, played, &alone);
          played++)
         json_append(&rows, json_pack("{s:i, s:I, s:I, s:I, s:I}", "played", played, "won",
                                      (json_int_t)t->at_once[played][OUTCOME_WON], "drawn",
@@ -657,19 +538,19 @@ static json_t *json_rule(const struct rule_section *s)
                           "status", status_words[s->report.status]);
     if (s->report.status != RULE_CHECKED)
         o = json_with(o, "message", json_string(s->report.message));
-    if (win_within(s)) {
+    if (s->summary.win_within) {
         json_t *cursed = json_array();
         for (int k = 0; k < move_limit_readings(rule); k++)
             json_append(&cursed, json_first_cursed(s, k));
         o = json_with(o, "first_cursed", cursed);
         for (int k = 0; k < move_limit_readings(rule); k++)
             for (int side = 0; side < 2; side++) {
-                struct rule_result t = total(&s->report, side == 0, k);
-                json_t *x = json_result(s, &t, &s->line[side]);
-                x = json_with(x, "lone_wins", json_integer((json_int_t)t.lone_wins));
-                x = json_with(x, "by_played", json_by_played(s, &t));
-                x = json_with(x, "at_once", json_at_once(s, &t));
-                x = json_with(x, "drawn_by_others_example", json_others_example(&t));
+                const struct rule_result *t = &s->summary.total[k][side];
+                json_t *x = json_result(s, t, &s->line[side]);
+                x = json_with(x, "lone_wins", json_integer((json_int_t)t->lone_wins));
+                x = json_with(x, "by_played", json_by_played(s, t));
+                x = json_with(x, "at_once", json_at_once(s, t));
+                x = json_with(x, "drawn_by_others_example", json_others_example(t));
                 json_append(&results, x);
             }
     } else {
@@ -696,7 +577,7 @@ static void print_json(const struct variant_report *r)
 
 /* The longest win and the wins beyond the limit of a rule under one reading, over both
  * sides to move and every ending. */
-static void summarize(struct report_output *out, const struct variant_report *r,
+static void add_summary_row(struct report_output *out, const struct variant_report *r,
                       const struct rule_section *s, int reading)
 {
     const struct move_limit_rule *rule = s->report.rule;
@@ -714,20 +595,10 @@ static void summarize(struct report_output *out, const struct variant_report *r,
                  s->report.status == RULE_NEEDS_PIECES ? "needs more pieces" : "no position");
         return;
     }
-    uint64_t wins = 0, beyond = 0;
-    int longest = -1;
-    for (int k = 0; k < s->report.num_results; k++) {
-        const struct rule_result *x = &s->report.results[k];
-        if (x->reading != reading)
-            continue;
-        wins += x->wins;
-        beyond += x->wins_beyond_limit;
-        if (x->longest > longest)
-            longest = x->longest;
-    }
-    snprintf(row->wins, sizeof row->wins, "%" PRIu64, wins);
-    snprintf(row->longest, sizeof row->longest, longest < 0 ? "-" : "%d", longest);
-    snprintf(row->beyond, sizeof row->beyond, "%" PRIu64, beyond);
+    const struct reading_summary *x = &s->summary.reading[reading];
+    snprintf(row->wins, sizeof row->wins, "%" PRIu64, x->wins);
+    snprintf(row->longest, sizeof row->longest, x->longest < 0 ? "-" : "%d", x->longest);
+    snprintf(row->beyond, sizeof row->beyond, "%" PRIu64, x->beyond);
 }
 
 static void print_summary(const struct report_output *out, FILE *f, bool md)
@@ -799,7 +670,7 @@ void report_variant(struct report_output *out, const struct variant_report *r)
         print_text(out->markdown, true, r);
     for (int k = 0; k < r->num_rules; k++)
         for (int reading = 0; reading < move_limit_readings(r->rules[k].report.rule); reading++)
-            summarize(out, r, &r->rules[k], reading);
+            add_summary_row(out, r, &r->rules[k], reading);
     out->variants++;
 }
 

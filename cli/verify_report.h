@@ -7,25 +7,23 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli/line_play.h"
 #include "probe/damero.h"
+#include "verify/summary.h"
 #include "verify/verify.h"
 
 #define MAX_LINE_PLIES 256
 
-/* The optimal line from an example position: both sides play the tables' best move. */
-struct example_line {
-    char fen[FEN_SIZE];
-    int plies;
-    char moves[MAX_LINE_PLIES][DAMERO_MOVE_TEXT_SIZE];
-};
-
-/* One rule's report, and the lines of its longest wins (strong side to move, then the
- * lone side) when it demands a win within a limit, and per reading of its longest win in
- * time (the first that a count already running when this one starts turns into a draw). */
+/* One rule's report and what verify derives from it (verify/summary.h), with the lines
+ * the tables' best moves play from its examples: its longest wins (strong side to move,
+ * then the lone side) when it demands a win within a limit, and per reading its longest
+ * win in time (the first that a count already running when this one starts turns into a
+ * draw). A line not played has no positions. */
 struct rule_section {
     struct rule_report report;
-    struct example_line line[2];
-    struct example_line cursed[MAX_READINGS];
+    struct rule_summary summary;
+    struct line line[2];
+    struct line cursed[MAX_READINGS];
 };
 
 struct variant_report {
@@ -41,8 +39,8 @@ struct variant_report *variant_report_new(const struct variant *v, int pieces);
 void variant_report_free(struct variant_report *r);
 
 /* Opens the tables in dir/<variant> through the probe library, which then draws the
- * report's boards, and plays the line of every longest win. Returns 0, or -1 with a
- * sentence in err. */
+ * report's boards, and plays the line of every example the rules' summaries choose
+ * (cli/line_play.h). Returns 0, or -1 with a sentence in err. */
 int report_lines(const char *dir, struct variant_report *r, char *err, size_t err_size);
 
 /* One line of the closing summary: a rule under one reading. */

@@ -189,3 +189,17 @@ int material_closure(const struct variant *v, const struct material *m,
     free(seen);
     return seen ? n : -1;
 }
+
+double material_positions_estimate(const struct variant *v, const struct material *m)
+{
+    const struct geometry *g = v->board();
+    double n = 1;
+    int free = g->num_squares;
+    int counts[4] = { m->men[WHITE], m->men[BLACK], m->kings[WHITE], m->kings[BLACK] };
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < counts[k]; i++)
+            n *= (double)(free - i) / (i + 1);
+        free -= counts[k];
+    }
+    return material_men(m) == 0 ? n / g->num_syms : n;
+}

@@ -89,4 +89,9 @@ int material_successors(const struct variant *v, const struct material *m,
 int material_closure(const struct variant *v, const struct material *m,
                      struct material *out, int capacity);
 
+/* Positions of m per side to move, counting every square as open to men and the symmetry
+ * reduction as perfect: close for kings only, high for men (index_init counts them
+ * exactly, slowly for kings only). What planning and progress weigh materials by. */
+double material_positions_estimate(const struct variant *v, const struct material *m);
+
 #endif

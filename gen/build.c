@@ -109,52 +109,6 @@ static int ensure_dir(const char *dir, char *err, size_t err_size)
     return 0;
 }
 
-/* The progress bar: materials done, the one being solved, the rate and the time left,
- * estimated from the positions still to solve. */
-struct progress {
-    bool on;
-    double start, last_shown, material_start;
-    double done_work, total_work, current_work, current_fraction;
-    int done, total;
-    int levels_done, levels_total; /* of the material being solved; 0 of 0 otherwise */
-    char name[MATERIAL_NAME_SIZE + 16]; /* the material, and " self-check" during it */
-};
-
-static void show_progress(struct progress *pr)
-{
-    double now = seconds_now(), elapsed = now - pr->start, in_material = now - pr->material_start;
-    double work = pr->done_work + pr->current_fraction * pr->current_work;
-    double rate = elapsed > 0 ? work * 2 / elapsed : 0;
-    double left = work > 0 ? elapsed * (pr->total_work - work) / work : 0;
-    double material_left = pr->current_fraction > 0
-                               ? in_material * (1 - pr->current_fraction) / pr->current_fraction
-                               : 0;
-    int width = 24, filled = (int)(width * work / (pr->total_work > 0 ? pr->total_work : 1));
-    if (!pr->on)
-        return;
-    pr->last_shown = now;
-    fprintf(stderr, "\r[%.*s%*s] %d/%d materials  %-16s level %d/%d  %6.1f M positions/s  "
-            "%5.0f s left (material %.0f s) ",
-            filled, "########################", width - filled, "", pr->done, pr->total,
-            pr->name, pr->levels_done, pr->levels_total, rate / 1e6, left, material_left);
-    fflush(stderr);
-}
-
-static void report_levels(void *context, int done, int total)
-{
-    struct progress *pr = context;
-    pr->levels_done = done;
-    pr->levels_total = total;
-}
-
-static void report_solving(void *context, double fraction)
-{
-    struct progress *pr = context;
-    pr->current_fraction = fraction;
-    if (seconds_now() - pr->last_shown > 0.5)
-        show_progress(pr);
-}
-
 /* Whether material m's file of one metric is on disk and intact, read whole. */
 static bool file_intact(const struct tableset *ts, const struct material *m,
                         enum table_metric metric, uint64_t positions)
@@ -185,18 +139,17 @@ static bool load_existing(struct tableset *ts, const struct material *m)
  * assembled from them, and the table is read back when a later material needs it;
  * without one, the table stays in the set. Counts it in *report. */
 static int build_one(struct tableset *ts, const struct material *m, double positions,
-                     double budget, struct progress *pr, struct build_report *report,
-                     char *err, size_t err_size)
+                     double budget, const struct progress_report *progress,
+                     struct build_report *report, char *err, size_t err_size)
 {
     struct table t;
     char name[MATERIAL_NAME_SIZE];
-    struct progress_report progress = { report_solving, pr, report_levels };
     struct level_files files;
     struct level_store store;
     if (level_files_init(&files, ts, m, positions, err, err_size) < 0)
         return -1;
     level_files_store(&files, &store);
-    if (solve_material(ts, m, ts->dir ? &store : NULL, &progress, &t, err, err_size) < 0) {
+    if (solve_material(ts, m, ts->dir ? &store : NULL, progress, &t, err, err_size) < 0) {
         level_files_release(&files);
         return -1;
     }
@@ -225,8 +178,10 @@ static int build_one(struct tableset *ts, const struct material *m, double posit
 static int build_plan(struct tableset *ts, const struct plan *plan,
                       const struct build_options *options, char *err, size_t err_size)
 {
-    struct progress pr = { .on = options->progress, .start = seconds_now() };
+    double start = seconds_now();
     struct build_report report = { 0 };
+    struct progress_part part = { .parts = "materials", .total = plan->count };
+    char name[MATERIAL_NAME_SIZE], checking[MATERIAL_NAME_SIZE + 16];
     int lock = -1;
 
     if (ts->dir && (ensure_dir(ts->dir, err, err_size) < 0 ||
@@ -234,18 +189,15 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
         return -1;
     if (lock >= 0)
         remove_stale_temporaries(ts->dir);
-    pr.total = plan->count;
     for (int k = 0; k < plan->count; k++)
-        pr.total_work += plan->positions[k];
+        part.total_work += plan->positions[k];
 
     for (int k = 0; k < plan->count; k++) {
         const struct material *m = &plan->list[k];
-        material_name(m, pr.name);
-        pr.current_work = plan->positions[k];
-        pr.current_fraction = 0;
-        pr.material_start = seconds_now();
-        pr.levels_done = pr.levels_total = 0;
-        show_progress(&pr);
+        material_name(m, name);
+        part.name = name;
+        part.work = plan->positions[k];
+        progress_tell_part(options->progress, &part);
         if (ts->dir)
             make_room(ts, plan, k, options->memory_budget);
         if (tableset_find(ts, m)) {
@@ -256,23 +208,20 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
                 level_files_remove(ts, m); /* left by a build killed as it finished */
         } else {
             if (tableset_get_successors(ts, m, err, err_size) < 0 ||
-                build_one(ts, m, plan->positions[k], options->memory_budget, &pr, &report,
-                          err, err_size) < 0)
+                build_one(ts, m, plan->positions[k], options->memory_budget,
+                          options->progress, &report, err, err_size) < 0)
                 goto fail;
         }
         if (options->self_check) {
-            char why[1024], name[MATERIAL_NAME_SIZE];
+            char why[1024];
             uint64_t bad;
-            struct progress_report progress = { report_solving, &pr, NULL };
-            material_name(m, name);
             if (!tableset_get(ts, m, err, err_size) ||
                 tableset_get_successors(ts, m, err, err_size) < 0)
                 goto fail;
-            snprintf(pr.name, sizeof pr.name, "%s self-check", name);
-            pr.current_fraction = 0;
-            pr.material_start = seconds_now();
-            pr.levels_done = pr.levels_total = 0;
-            if ((bad = self_check_table(ts, m, &progress, why, sizeof why)) != 0) {
+            snprintf(checking, sizeof checking, "%s self-check", name);
+            part.name = checking;
+            progress_tell_part(options->progress, &part);
+            if ((bad = self_check_table(ts, m, options->progress, why, sizeof why)) != 0) {
                 snprintf(err, err_size, "%s %s: %llu positions disagree with their moves; "
                          "first: %s", ts->v->name, name, (unsigned long long)bad, why);
                 goto fail;
@@ -281,28 +230,24 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
         }
         if (options->rule_tables && rule_tables_build(ts, m, NULL, err, err_size) < 0)
             goto fail;
-        pr.done = k + 1;
-        pr.done_work += plan->positions[k];
+        part.done = k + 1;
+        part.work_done += plan->positions[k];
         /* with a directory to reload from, keep in memory only what is still needed */
         if (ts->dir)
             for (int j = 0; j <= k; j++)
                 if (plan->last_use[j] == k && tableset_find(ts, &plan->list[j]))
                     tableset_forget(ts, &plan->list[j]);
     }
-    snprintf(pr.name, sizeof pr.name, "done");
-    pr.current_work = 0;
-    show_progress(&pr);
-    if (pr.on)
-        fputc('\n', stderr);
-    report.seconds = seconds_now() - pr.start;
+    part.name = "done";
+    part.work = 0;
+    progress_tell_part(options->progress, &part);
+    report.seconds = seconds_now() - start;
     if (options->report)
         *options->report = report;
     if (lock >= 0)
         close(lock);
     return 0;
 fail:
-    if (pr.on)
-        fputc('\n', stderr);
     if (lock >= 0)
         close(lock);
     return -1;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "gen/plan.h"
+#include "solve/progress.h"
 #include "store/tableset.h"
 
 /* What a build did, for its summary. */
@@ -21,7 +22,8 @@ struct build_report {
 
 struct build_options {
     bool self_check; /* recompute every table built or found from its moves */
-    bool progress; /* draw a progress bar on stderr */
+    /* told how far the build has come, one part per material (NULL: nobody asked) */
+    const struct progress_report *progress;
     struct build_report *report; /* filled in when not NULL */
     double memory_budget; /* bytes; a plan whose estimated peak exceeds it is refused
                            * before any work (0: no limit) */

@@ -33,22 +33,6 @@ static int find(const struct plan *plan, const struct material *m)
     return -1;
 }
 
-/* Positions of a material per side to move, counting every square as open to men and
- * the symmetry reduction as perfect: close for kings only, high for men. */
-static double work_estimate(const struct variant *v, const struct material *m)
-{
-    const struct geometry *g = v->board();
-    double n = 1;
-    int free = g->num_squares;
-    int counts[4] = { m->men[WHITE], m->men[BLACK], m->kings[WHITE], m->kings[BLACK] };
-    for (int k = 0; k < 4; k++) {
-        for (int i = 0; i < counts[k]; i++)
-            n *= (double)(free - i) / (i + 1);
-        free -= counts[k];
-    }
-    return material_men(m) == 0 ? n / g->num_syms : n;
-}
-
 void men_progress_counts(const struct variant *v, const struct material *m,
                          uint64_t counts[MAX_MEN_PROGRESS + 1])
 {
@@ -91,13 +75,13 @@ static double largest_level(const struct variant *v, const struct material_index
 
 /* The sizes of item k of the plan: its positions per side to move, of its largest level
  * of men advancement, and its men configurations; exact when it has men, from
- * work_estimate when it has only kings (one level; counting its symmetry classes takes
+ * material_positions_estimate when it has only kings (one level; counting its symmetry classes takes
  * a while). */
 static void size_item(const struct variant *v, struct plan *plan, int k)
 {
     struct material_index ix;
     const struct material *m = &plan->list[k];
-    plan->positions[k] = plan->largest_level[k] = work_estimate(v, m);
+    plan->positions[k] = plan->largest_level[k] = material_positions_estimate(v, m);
     plan->men_configs[k] = 1;
     if (material_men(m) == 0 || index_init(&ix, v, m) < 0)
         return;

@@ -367,6 +367,21 @@ check "russian --pieces 3: no summary row of 3 kings v 1 needing more pieces" \
   grep -qE '^  russian +3 kings v 1 +15 moves of the strong side +- +- +needs more pieces$' <<< "$out"
 expect 0 "No move-limit rule is recorded for italian." -- verify --variant italian --dir "$t"
 
+# --- progress on stderr: through the checks too, and only when it is a terminal --------
+timeout 120 "$damero" verify --variant russian --pieces 3 --dir "$t" > /dev/null 2> "$tmp/stderr"
+check "verify drew progress on a stderr that is not a terminal" test ! -s "$tmp/stderr"
+if command -v script > /dev/null; then
+  # script(1) runs it on a terminal; its stdout goes to a file, so the terminal shows stderr
+  bar=$(timeout 120 script -qec "'$damero' verify --variant russian --pieces 3 --dir '$t' \
+        > '$tmp/report.txt'" /dev/null 2>&1 | tr '\r' '\n')
+  check "verify on a terminal: no bar of its checks ending at 5/5 rule endings, done" \
+    grep -qE '^\[#{24}\] 5/5 rule endings  done .* s left' <<< "$bar"
+  check "verify on a terminal: the report is not the one printed without" \
+    cmp -s "$tmp/report.txt" <("$damero" verify --variant russian --pieces 3 --dir "$t")
+else
+  echo "note: script not found, verify's progress on a terminal was not checked"
+fi
+
 # summary_last ROWS: the last run's output ends with a line "== summary" and the table:
 # its head and ROWS rows (one per reading of each rule).
 summary_last() {

@@ -157,13 +157,16 @@ static bool any_position(const struct rule_report *out)
     return false;
 }
 
-int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rule *rule,
-                struct rule_report *out, char *err, size_t err_size)
+/* verify_rule, telling progress (NULL: nobody asked) as each material starts: `part`
+ * counts the materials of every rule checked in one run. */
+static int check_rule(struct tableset *ts, int max_pieces, const struct move_limit_rule *rule,
+                      const struct progress_report *progress, struct progress_part *part,
+                      struct rule_report *out, char *err, size_t err_size)
 {
     const struct variant *v = ts->v;
-    struct material materials[256];
+    struct material materials[MAX_RULE_MATERIALS];
     struct condition c = condition_of(v, &rule->precondition);
-    int n = rule_materials(v, rule, max_pieces, materials, 256);
+    int n = rule_materials(v, rule, max_pieces, materials, MAX_RULE_MATERIALS);
 
     memset(out, 0, sizeof *out);
     out->rule = rule;
@@ -176,6 +179,11 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
         return 0;
     }
     for (int k = 0; k < n; k++) {
+        char name[MATERIAL_NAME_SIZE];
+        material_name(&materials[k], name);
+        part->name = name;
+        part->work = material_positions_estimate(v, &materials[k]);
+        progress_tell_part(progress, part);
         const struct table *t = tableset_get(ts, &materials[k], err, err_size);
         int status;
         /* the distance to a capture or promotion looks where those moves lead */
@@ -183,8 +191,6 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
                    tableset_get_successors(ts, &materials[k], err, err_size) < 0))
             return -1;
         if (t->ix.size > VERIFY_MAX_POSITIONS) {
-            char name[MATERIAL_NAME_SIZE];
-            material_name(&materials[k], name);
             snprintf(err, err_size, "%s has %llu positions per side to move; verify walks "
                      "materials of up to %llu", name, (unsigned long long)t->ix.size,
                      (unsigned long long)VERIFY_MAX_POSITIONS);
@@ -195,6 +201,8 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
             tableset_forget(ts, &materials[k]);
         if (status < 0)
             return -1;
+        part->done++;
+        part->work_done += part->work;
     }
     if (!any_position(out)) {
         out->status = RULE_NO_POSITION;
@@ -202,5 +210,41 @@ int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rul
                  rule->ending.words, rule_has_precondition(rule) ? rule->precondition.words
                                                             : "a table");
     }
+    return 0;
+}
+
+int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rule *rule,
+                struct rule_report *out, char *err, size_t err_size)
+{
+    struct progress_part part = { 0 };
+    return check_rule(ts, max_pieces, rule, NULL, &part, out, err, err_size);
+}
+
+/* The parts of checking every rule of v: one per rule and material, weighted by the
+ * material's positions. */
+static struct progress_part rules_parts(const struct variant *v, int max_pieces)
+{
+    struct progress_part part = { .parts = "rule endings" };
+    struct material materials[MAX_RULE_MATERIALS];
+    for (const struct move_limit_rule *rule = v->move_limits; rule->name; rule++) {
+        int n = rule_materials(v, rule, max_pieces, materials, MAX_RULE_MATERIALS);
+        part.total += n;
+        for (int k = 0; k < n; k++)
+            part.total_work += material_positions_estimate(v, &materials[k]);
+    }
+    return part;
+}
+
+int verify_rules(struct tableset *ts, int max_pieces, struct rule_report *const reports[],
+                 const struct progress_report *progress, char *err, size_t err_size)
+{
+    struct progress_part part = rules_parts(ts->v, max_pieces);
+    for (int k = 0; ts->v->move_limits[k].name; k++)
+        if (check_rule(ts, max_pieces, &ts->v->move_limits[k], progress, &part, reports[k],
+                       err, err_size) < 0)
+            return -1;
+    part.name = "done";
+    part.work = 0;
+    progress_tell_part(progress, &part);
     return 0;
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/notation.h"
+#include "solve/progress.h"
 #include "store/tableset.h"
 
 enum rule_status {
@@ -25,6 +26,7 @@ enum rule_status {
 };
 
 #define MAX_RULE_RESULTS 512
+#define MAX_RULE_MATERIALS 256  /* the materials of one rule's endings */
 #define WIN_PLIES_MAX 128   /* wins_by_plies: longer wins share the last entry */
 #define PLAYED_MAX 3        /* at_once: 0 to 3 moves already played on the rule's count */
 
@@ -94,5 +96,12 @@ struct rule_report {
  * read or memory runs out. */
 int verify_rule(struct tableset *ts, int max_pieces, const struct move_limit_rule *rule,
                 struct rule_report *out, char *err, size_t err_size);
+
+/* Checks every rule of ts's variant as verify_rule does, the k-th of its move_limits into
+ * *reports[k], telling progress (NULL: nobody asked) as each rule's material starts (the
+ * parts: every rule's materials, weighted by their positions) and once after the last.
+ * Returns 0, or -1 with a sentence in err. */
+int verify_rules(struct tableset *ts, int max_pieces, struct rule_report *const reports[],
+                 const struct progress_report *progress, char *err, size_t err_size);
 
 #endif
