@@ -266,10 +266,10 @@ static int getopt_error(const char *cmd, const struct getopt_table *t, int opt,
      * one), and moves optind past the argument that held it */
     if (opt == ':')
         return usage_error(cmd, "--%s needs a value", t->rows[row_of(t, optopt)]->name);
-    if (optopt >= FIRST_ROW)
-        return usage_error(cmd, "--%s takes no value: write '--%s', not '%s'",
-                           t->rows[optopt - FIRST_ROW]->name, t->rows[optopt - FIRST_ROW]->name,
-                           arg);
+    if (optopt >= FIRST_ROW) {
+        const char *name = t->rows[optopt - FIRST_ROW]->name;
+        return usage_error(cmd, "--%s takes no value: write '--%s', not '%s'", name, name, arg);
+    }
     if (optopt)
         return usage_error(cmd, "unknown option '-%c'", optopt);
     return unknown_long_option(cmd, t, arg);
