@@ -109,27 +109,21 @@ struct followed {
 
 static int parse_args(int argc, char **argv, struct annotate_args *a)
 {
-    static const struct option longopts[] = {
-        TABLE_LONGOPTS,
-        CACHE_LONGOPT,
-        RULES_READING_LONGOPTS,
-        { NULL, 0, NULL, 0 },
+    const struct option_spec options[] = {
+        { "variant", OPTION_VARIANT_NAME, .to.text = &a->t.variant },
+        TABLE_OPTIONS(&a->t),
+        CACHE_OPTION(&a->t),
+        RULES_READING_OPTIONS(&a->rules),
+        { .name = NULL },
     };
-    int opt, status;
+    struct operands operands;
+    int status = parse_options("annotate", help, options, argc, argv, &operands);
 
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if ((status = rules_option("annotate", opt, &a->rules)) != 1) {
-            if (status != EXIT_OK)
-                return status;
-        } else if ((status = table_option("annotate", help, opt, argv, &a->t)) != EXIT_OK) {
-            return status;
-        }
-    }
-    if (optind != argc - 1)
+    if (status != EXIT_OK)
+        return status;
+    if (operands.count != 1)
         return usage_error("annotate", "name one PDN file");
-    a->file = argv[optind];
+    a->file = operands.arg[0];
     return EXIT_OK;
 }
 

@@ -29,34 +29,19 @@ struct check_args {
 
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
-    static const struct option longopts[] = {
-        { "variant", required_argument, NULL, 'v' },
-        { "dir", required_argument, NULL, 'd' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    const struct option_spec options[] = {
+        { "variant", OPTION_VARIANT_NAME, .to.text = &a->variant },
+        { "dir", OPTION_TEXT, .to.text = &a->dir }, /* read only: "" is no directory */
+        { .name = NULL },
     };
-    int opt;
+    struct operands operands;
+    int status = parse_options("check", help, options, argc, argv, &operands);
 
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (opt == 'v') {
-            if (!(a->variant = parse_variant_name("check", optarg)))
-                return EXIT_USAGE;
-        } else if (opt == 'd') {
-            a->dir = optarg;
-        } else if (opt == 'h') {
-            fputs(help, stdout);
-            return -1;
-        } else {
-            return option_error("check", opt, argv);
-        }
-    }
-    if (optind < argc)
-        a->dir = argv[optind++];
-    if (optind < argc)
-        return usage_error("check", "unexpected argument '%s'", argv[optind]);
-    return EXIT_OK;
+    if (status == EXIT_OK)
+        status = operands_at_most("check", &operands, 1, "");
+    if (status == EXIT_OK && operands.count == 1)
+        a->dir = operands.arg[0];
+    return status;
 }
 
 static void print_problem(void *context, const char *file, int status, const char *message)

@@ -1,6 +1,4 @@
 /* damero gen: build tables, every material up to a number of pieces or named ones. */
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
@@ -61,25 +59,13 @@ struct gen_args {
     const struct variant *v;
     const char *dir;
     int pieces, threads;
-    bool self_check, estimate_only, wdl_only, rule_tables;
+    bool self_check, estimate_only, rule_tables;
+    int wdl_only; /* --metrics: 1 wdl, 0 all (metrics_words) */
     double memory_gb; /* 0: the default share of the machine's RAM */
     int hold_levels_mb; /* -1: the default (LEVELS_HELD_DEFAULT) */
     struct material wanted[MAX_WANTED];
     int num_wanted;
 };
-
-static int parse_gigabytes(const char *text, double *gb)
-{
-    char *end;
-    errno = 0;
-    *gb = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !(*gb >= 0.001 && *gb <= 1e6)) {
-        usage_error("gen", "--memory takes a number of gigabytes such as 16 or 0.5, not '%s'",
-                    text);
-        return -1;
-    }
-    return 0;
-}
 
 #define GB (1024.0 * 1024 * 1024)
 
@@ -116,79 +102,48 @@ static void print_estimate(const struct gen_args *a, const struct build_estimate
                "about %s\n", expected);
 }
 
+/* The words of --metrics, in the order of gen_args.wdl_only: 0 all, 1 wdl. */
+static const struct option_word metrics_words[] = {
+    { "all", "WDL, DTM and MTC" },
+    { "wdl", "WDL tables only" },
+    { NULL, NULL },
+};
+
 static int parse_args(int argc, char **argv, struct gen_args *a)
 {
-    static const struct option longopts[] = {
-        { "variant", required_argument, NULL, 'v' },
-        { "pieces", required_argument, NULL, 'p' },
-        { "threads", required_argument, NULL, 't' },
-        { "dir", required_argument, NULL, 'd' },
-        { "self-check", no_argument, NULL, 'S' },
-        { "verify", no_argument, NULL, 'S' }, /* the old name of --self-check */
-        { "memory", required_argument, NULL, 'm' },
-        { "estimate", no_argument, NULL, 'e' },
-        { "metrics", required_argument, NULL, 'M' },
-        { "rules", no_argument, NULL, 'R' },
-        { "hold-levels", required_argument, NULL, 'H' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    const struct option_spec options[] = {
+        { "variant", OPTION_VARIANT, .to.variant = &a->v, .required = true },
+        { "pieces", OPTION_NUMBER, .to.number = &a->pieces, .min = 2,
+          .max = MATERIAL_MAX_PIECES },
+        { "threads", OPTION_NUMBER, .to.number = &a->threads, .min = 1, .max = 1024 },
+        { "dir", OPTION_PATH, .to.text = &a->dir },
+        { "self-check", OPTION_FLAG, .to.flag = &a->self_check },
+        { "verify", OPTION_FLAG, .to.flag = &a->self_check }, /* the old name of --self-check */
+        { "memory", OPTION_GIGABYTES, .to.gigabytes = &a->memory_gb },
+        { "estimate", OPTION_FLAG, .to.flag = &a->estimate_only },
+        { "metrics", OPTION_WORD, .to.number = &a->wdl_only, .words = metrics_words },
+        { "rules", OPTION_FLAG, .to.flag = &a->rule_tables },
+        { "hold-levels", OPTION_NUMBER, .to.number = &a->hold_levels_mb, .min = 0,
+          .max = 1 << 20 },
+        { .name = NULL },
     };
-    int opt;
+    struct operands operands;
     char err[256];
+    int status = parse_options("gen", help, options, argc, argv, &operands);
 
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'v':
-            if (!(a->v = parse_variant("gen", optarg)))
-                return EXIT_USAGE;
-            break;
-        case 'p':
-            if (parse_int("gen", "--pieces", optarg, 2, MATERIAL_MAX_PIECES, &a->pieces) < 0)
-                return EXIT_USAGE;
-            break;
-        case 't':
-            if (parse_int("gen", "--threads", optarg, 1, 1024, &a->threads) < 0)
-                return EXIT_USAGE;
-            break;
-        case 'd':
-            if (!(a->dir = parse_path("gen", "--dir", optarg)))
-                return EXIT_USAGE;
-            break;
-        case 'S': a->self_check = true; break;
-        case 'e': a->estimate_only = true; break;
-        case 'R': a->rule_tables = true; break;
-        case 'M':
-            if (strcmp(optarg, "wdl") != 0 && strcmp(optarg, "all") != 0)
-                return usage_error("gen", "--metrics takes 'wdl' (WDL tables only) or 'all' "
-                                   "(WDL, DTM and MTC), not '%s'", optarg);
-            a->wdl_only = strcmp(optarg, "wdl") == 0;
-            break;
-        case 'H':
-            if (parse_int("gen", "--hold-levels", optarg, 0, 1 << 20, &a->hold_levels_mb) < 0)
-                return EXIT_USAGE;
-            break;
-        case 'm':
-            if (parse_gigabytes(optarg, &a->memory_gb) < 0)
-                return EXIT_USAGE;
-            break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return option_error("gen", opt, argv);
-        }
-    }
-    if (!a->v)
-        return usage_error("gen", "--variant is required");
+    if (status != EXIT_OK)
+        return status;
     if (a->wdl_only && a->self_check)
         return usage_error("gen", "--self-check checks DTM and MTC, which --metrics wdl does "
                            "not build; leave one out");
     if (a->wdl_only && a->rule_tables)
         return usage_error("gen", "--rules reads DTM and MTC, which --metrics wdl does not "
                            "build; leave one out");
-    for (int k = optind; k < argc; k++) {
+    for (int k = 0; k < operands.count; k++) {
         if (a->num_wanted == MAX_WANTED)
             return usage_error("gen", "more than %d materials", MAX_WANTED);
-        if (material_parse(a->v, argv[k], &a->wanted[a->num_wanted++], err, sizeof err) < 0)
+        if (material_parse(a->v, operands.arg[k], &a->wanted[a->num_wanted++], err,
+                           sizeof err) < 0)
             return usage_error("gen", "%s", err);
     }
     if (a->pieces == 0 && a->num_wanted == 0)

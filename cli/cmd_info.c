@@ -1,5 +1,4 @@
 /* damero info: what a table holds, counted over every legal position. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdbool.h>
@@ -317,37 +316,33 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    bool json = false;
+    const struct option_spec options[] = {
+        { "json", OPTION_FLAG, .to.flag = &json },
+        { .name = NULL },
     };
     struct side_stats stats[2] = { { 0 }, { 0 } };
     struct tableset ts;
     const struct table *t;
+    struct operands operands;
     char dir[4096], err[1024], name[MATERIAL_NAME_SIZE];
     dtm_t *rules[2];
-    int opt, json = 0, status = EXIT_OK, reading;
+    int reading;
+    int status = parse_options("info", help, options, argc, argv, &operands);
 
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'j': json = 1; break;
-        case 'h': fputs(help, stdout); return EXIT_OK;
-        default: return option_error("info", opt, argv);
-        }
-    }
-    if (optind != argc - 1)
+    if (status != EXIT_OK)
+        return status < 0 ? EXIT_OK : status;
+    if (operands.count != 1)
         return usage_error("info", "name one table file");
+    const char *file = operands.arg[0];
     struct zeroing_summary zeroing = { 0 };
-    if (!(t = open_table(argv[optind], &ts, dir, sizeof dir, rules, &reading, &zeroing, err,
+    if (!(t = open_table(file, &ts, dir, sizeof dir, rules, &reading, &zeroing, err,
                          sizeof err))) {
-        return input_failure("info", json, "file", argv[optind], EXIT_FAILURE_RUN, err);
+        return input_failure("info", json, "file", file, EXIT_FAILURE_RUN, err);
     }
     for (int side = WHITE; side <= BLACK && status == EXIT_OK; side++)
         if (count_side(t, rules[0] ? rules : NULL, (enum side)side, &stats[side]) < 0) {
-            status = input_failure("info", json, "file", argv[optind], EXIT_FAILURE_RUN,
+            status = input_failure("info", json, "file", file, EXIT_FAILURE_RUN,
                                    "out of memory");
         }
     material_name(&t->m, name);

@@ -57,36 +57,23 @@ struct line_args {
 
 static int parse_args(int argc, char **argv, struct line_args *a)
 {
-    static const struct option longopts[] = {
-        TABLE_LONGOPTS,
-        { "boards", no_argument, NULL, 'b' },
-        { "pdn", no_argument, NULL, 'p' },
-        { "max-plies", required_argument, NULL, 'm' },
-        RULES_LONGOPTS,
-        { NULL, 0, NULL, 0 },
+    const struct option_spec options[] = {
+        { "variant", OPTION_VARIANT_NAME, .to.text = &a->t.variant, .required = true },
+        TABLE_OPTIONS(&a->t),
+        { "boards", OPTION_FLAG, .to.flag = &a->boards },
+        { "pdn", OPTION_FLAG, .to.flag = &a->pdn },
+        { "max-plies", OPTION_NUMBER, .to.number = &a->max_plies, .min = 0, .max = MOST_PLIES },
+        RULES_OPTIONS(&a->rules),
+        { .name = NULL },
     };
-    int opt, status;
+    struct operands operands;
+    int status = parse_options("line", help, options, argc, argv, &operands);
 
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (opt == 'b') {
-            a->boards = true;
-        } else if (opt == 'p') {
-            a->pdn = true;
-        } else if (opt == 'm') {
-            if (parse_int("line", "--max-plies", optarg, 0, MOST_PLIES, &a->max_plies) < 0)
-                return EXIT_USAGE;
-        } else if ((status = rules_option("line", opt, &a->rules)) != 1) {
-            if (status != EXIT_OK)
-                return status;
-        } else if ((status = table_option("line", help, opt, argv, &a->t)) != EXIT_OK) {
-            return status;
-        }
-    }
+    if (status != EXIT_OK)
+        return status;
     if (a->boards + a->t.json + a->pdn > 1)
         return usage_error("line", "--boards, --json and --pdn do not go together");
-    return table_operands("line", argc, argv, &a->t);
+    return table_operands("line", &operands, &a->t);
 }
 
 /* "win in 7 plies", "loss in 1 ply", "draw". */

@@ -1,6 +1,6 @@
 /* damero perft: node counts of the move generator, to compare with published figures. */
-#include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,51 +42,32 @@ static void print_divide(const struct variant *v, const struct position *p, int 
 
 int cmd_perft(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "variant", required_argument, NULL, 'v' },
-        { "depth", required_argument, NULL, 'd' },
-        { "fen", required_argument, NULL, 'f' },
-        { "keep-duplicates", no_argument, NULL, 'k' },
-        { "divide", no_argument, NULL, 'D' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     const struct variant *v = NULL;
     const char *fen = NULL;
-    int depth = 0, opt;
-    unsigned flags = 0;
-    int divide = 0;
+    int depth = 0;
+    bool keep_duplicates = false, divide = false;
+    const struct option_spec options[] = {
+        { "variant", OPTION_VARIANT, .to.variant = &v, .required = true },
+        { "depth", OPTION_NUMBER, .to.number = &depth, .min = 1, .max = 20, .required = true },
+        { "fen", OPTION_TEXT, .to.text = &fen },
+        { "keep-duplicates", OPTION_FLAG, .to.flag = &keep_duplicates },
+        { "divide", OPTION_FLAG, .to.flag = &divide },
+        { .name = NULL },
+    };
+    struct operands operands;
     struct position p;
     char err[256];
+    int status = parse_options("perft", help, options, argc, argv, &operands);
 
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'v':
-            if (!(v = parse_variant("perft", optarg)))
-                return EXIT_USAGE;
-            break;
-        case 'd':
-            if (parse_int("perft", "--depth", optarg, 1, 20, &depth) < 0)
-                return EXIT_USAGE;
-            break;
-        case 'f': fen = optarg; break;
-        case 'k': flags |= MOVES_KEEP_DUPLICATES; break;
-        case 'D': divide = 1; break;
-        case 'h': fputs(help, stdout); return EXIT_OK;
-        default: return option_error("perft", opt, argv);
-        }
-    }
-    if (optind < argc && !fen)
-        fen = argv[optind++];
-    if (optind < argc)
-        return usage_error("perft", "unexpected argument '%s' (give one FEN, quoted if it "
-                                    "holds spaces)", argv[optind]);
-    if (!v)
-        return usage_error("perft", "--variant is required");
-    if (depth == 0)
-        return usage_error("perft", "--depth is required");
+    if (status != EXIT_OK)
+        return status < 0 ? EXIT_OK : status;
+    status = operands_at_most("perft", &operands, fen ? 0 : 1,
+                              " (give one FEN, quoted if it holds spaces)");
+    if (status != EXIT_OK)
+        return status;
+    if (operands.count == 1)
+        fen = operands.arg[0];
+    unsigned flags = keep_duplicates ? MOVES_KEEP_DUPLICATES : 0;
     if (fen) {
         if (fen_parse(v, fen, &p, err, sizeof err) < 0)
             return usage_error("perft", "%s", err);

@@ -58,31 +58,21 @@ static const char help[] =
 static int parse_args(int argc, char **argv, struct table_args *a, struct rules_args *rules,
                       const char **input)
 {
-    static const struct option longopts[] = {
-        TABLE_LONGOPTS,
-        RULES_LONGOPTS,
-        CACHE_LONGOPT,
-        { "input", required_argument, NULL, 'i' },
-        { NULL, 0, NULL, 0 },
+    const struct option_spec options[] = {
+        { "variant", OPTION_VARIANT_NAME, .to.text = &a->variant, .required = true },
+        TABLE_OPTIONS(a),
+        RULES_OPTIONS(rules),
+        CACHE_OPTION(a),
+        { "input", OPTION_TEXT, .to.text = input },
+        { .name = NULL },
     };
-    int opt, status;
+    struct operands operands;
+    int status = parse_options("probe", help, options, argc, argv, &operands);
 
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (opt == 'i') {
-            *input = optarg;
-        } else if ((status = rules_option("probe", opt, rules)) != 1) {
-            if (status != EXIT_OK)
-                return status;
-        } else if ((status = table_option("probe", help, opt, argv, a)) != EXIT_OK) {
-            return status;
-        }
-    }
-    if (optind == argc || *input) { /* a batch: the FENs come from a file */
-        if (!a->variant)
-            return usage_error("probe", "--variant is required");
-        if (optind < argc)
+    if (status != EXIT_OK)
+        return status;
+    if (operands.count == 0 || *input) { /* a batch: the FENs come from a file */
+        if (operands.count > 0)
             return usage_error("probe", "give the FENs either as --input or as one operand, "
                                         "not both");
         if (rules->on)
@@ -92,7 +82,7 @@ static int parse_args(int argc, char **argv, struct table_args *a, struct rules_
             *input = "-";
         return EXIT_OK;
     }
-    return table_operands("probe", argc, argv, a);
+    return table_operands("probe", &operands, a);
 }
 
 /* A count of plies, and the moves of the side to move it holds. */

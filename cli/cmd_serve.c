@@ -78,31 +78,19 @@ struct server {
 
 static int parse_args(int argc, char **argv, struct serve_args *a)
 {
-    static const struct option longopts[] = {
-        { "dir", required_argument, NULL, 'd' },
-        { "port", required_argument, NULL, 'p' },
-        { "bind", required_argument, NULL, 'b' },
-        CACHE_LONGOPT,
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    const struct option_spec options[] = {
+        { "dir", OPTION_PATH, .to.text = &a->t.dir },
+        { "port", OPTION_NUMBER, .to.number = &a->port, .min = 0, .max = 65535 },
+        { "bind", OPTION_TEXT, .to.text = &a->bind },
+        CACHE_OPTION(&a->t),
+        { .name = NULL },
     };
-    int opt, status;
+    struct operands operands;
+    int status = parse_options("serve", help, options, argc, argv, &operands);
 
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (opt == 'b') {
-            a->bind = optarg;
-        } else if (opt == 'p') {
-            if (parse_int("serve", "--port", optarg, 0, 65535, &a->port) < 0)
-                return EXIT_USAGE;
-        } else if ((status = table_option("serve", help, opt, argv, &a->t)) != EXIT_OK) {
-            return status;
-        }
-    }
-    if (optind < argc)
-        return usage_error("serve", "unexpected argument '%s'", argv[optind]);
-    return EXIT_OK;
+    if (status == EXIT_OK)
+        status = operands_at_most("serve", &operands, 0, "");
+    return status;
 }
 
 /* ---- answers ---- */

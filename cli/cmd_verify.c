@@ -1,5 +1,4 @@
 /* damero verify: every move-limit rule of a variant against perfect play. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
@@ -60,48 +59,23 @@ struct verify_args {
 
 static int parse_args(int argc, char **argv, struct verify_args *a)
 {
-    static const struct option longopts[] = {
-        { "variant", required_argument, NULL, 'v' },
-        { "pieces", required_argument, NULL, 'p' },
-        { "dir", required_argument, NULL, 'd' },
-        { "json", no_argument, NULL, 'j' },
-        { "markdown", required_argument, NULL, 'm' },
-        { "threads", required_argument, NULL, 't' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    const struct option_spec options[] = {
+        { "variant", OPTION_VARIANT_OR_ALL, .to.variant = &a->only },
+        { "pieces", OPTION_NUMBER, .to.number = &a->pieces, .min = 2,
+          .max = MATERIAL_MAX_PIECES },
+        { "dir", OPTION_PATH, .to.text = &a->dir },
+        { "json", OPTION_FLAG, .to.flag = &a->json },
+        { "markdown", OPTION_PATH, .to.text = &a->markdown },
+        { "threads", OPTION_NUMBER, .to.number = &a->threads, .min = 1, .max = 1024 },
+        { .name = NULL },
     };
-    int opt;
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'v':
-            if (strcmp(optarg, "all") != 0 && !(a->only = parse_variant("verify", optarg)))
-                return EXIT_USAGE;
-            break;
-        case 'p':
-            if (parse_int("verify", "--pieces", optarg, 2, MATERIAL_MAX_PIECES, &a->pieces) < 0)
-                return EXIT_USAGE;
-            break;
-        case 't':
-            if (parse_int("verify", "--threads", optarg, 1, 1024, &a->threads) < 0)
-                return EXIT_USAGE;
-            break;
-        case 'd':
-            if (!(a->dir = parse_path("verify", "--dir", optarg)))
-                return EXIT_USAGE;
-            break;
-        case 'j': a->json = true; break;
-        case 'm':
-            if (!(a->markdown = parse_path("verify", "--markdown", optarg)))
-                return EXIT_USAGE;
-            break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return option_error("verify", opt, argv);
-        }
-    }
-    if (optind < argc)
-        return usage_error("verify", "unexpected argument '%s'", argv[optind]);
+    struct operands operands;
+    int status = parse_options("verify", help, options, argc, argv, &operands);
+
+    if (status == EXIT_OK)
+        status = operands_at_most("verify", &operands, 0, "");
+    if (status != EXIT_OK)
+        return status;
     if (a->json && a->markdown && strcmp(a->markdown, "-") == 0)
         return usage_error("verify", "--json and --markdown - would both write to standard "
                                      "output: give --markdown a file name");

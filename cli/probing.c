@@ -10,35 +10,14 @@ struct table_args table_args_default(void)
     return (struct table_args){ .dir = default_table_dir(), .cache_bytes = (size_t)DEFAULT_CACHE_MB << 20 };
 }
 
-int table_option(const char *cmd, const char *help, int opt, char *const *argv,
-                 struct table_args *a)
+int table_operands(const char *cmd, const struct operands *operands, struct table_args *a)
 {
-    switch (opt) {
-    case 'v':
-        /* checked here rather than left to damero_open, which also refuses a table file
-         * of another variant: an unknown name is a usage error, with the list of names */
-        if (!(a->variant = parse_variant_name(cmd, optarg)))
-            return EXIT_USAGE;
-        return EXIT_OK;
-    case 'd': return (a->dir = parse_path(cmd, "--dir", optarg)) ? EXIT_OK : EXIT_USAGE;
-    case 'j': a->json = true; return EXIT_OK;
-    case 'c': return parse_cache(cmd, optarg, &a->cache_bytes) < 0 ? EXIT_USAGE : EXIT_OK;
-    case 'h': fputs(help, stdout); return -1;
-    default: return option_error(cmd, opt, argv);
-    }
-}
-
-int table_operands(const char *cmd, int argc, char *const *argv, struct table_args *a)
-{
-    if (!a->variant)
-        return usage_error(cmd, "--variant is required");
-    if (optind >= argc)
+    if (operands->count == 0)
         return usage_error(cmd, "give the position as a FEN");
-    if (optind < argc - 1)
-        return usage_error(cmd, "unexpected argument '%s' (quote a FEN that holds spaces)",
-                           argv[optind + 1]);
-    a->fen = argv[optind];
-    return EXIT_OK;
+    int status = operands_at_most(cmd, operands, 1, " (quote a FEN that holds spaces)");
+    if (status == EXIT_OK)
+        a->fen = operands->arg[0];
+    return status;
 }
 
 int table_open_position(const char *cmd, const struct table_args *a, damero_tb **tb,

@@ -3,24 +3,24 @@
 #ifndef DAMERO_CLI_PROBING_H
 #define DAMERO_CLI_PROBING_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "cli/json_out.h"
+#include "cli/options.h"
 #include "probe/damero.h"
 
-/* The options both commands take, first in their getopt_long tables. */
-#define TABLE_LONGOPTS                           \
-    { "variant", required_argument, NULL, 'v' }, \
-    { "dir", required_argument, NULL, 'd' },     \
-    { "json", no_argument, NULL, 'j' },          \
-    { "help", no_argument, NULL, 'h' }
+/* Rows of an option table (cli/options.h), t a struct table_args: where the tables are
+ * and the answer in JSON, for the commands that take --variant as well. */
+#define TABLE_OPTIONS(t)                                   \
+    { "dir", OPTION_PATH, .to.text = &(t)->dir },          \
+    { "json", OPTION_FLAG, .to.flag = &(t)->json }
 
-/* --cache MB, for the commands that take it (table_option handles it). */
-#define CACHE_LONGOPT { "cache", required_argument, NULL, 'c' }
+/* --cache MB, the block cache of damero_open, for the commands that take it. */
+#define CACHE_OPTION(t) \
+    { "cache", OPTION_MEGABYTES, .to.bytes = &(t)->cache_bytes, .min = 0, .max = 1 << 20 }
 
-/* Their help. */
+/* The help of --variant and --dir. */
 #define TABLE_OPTIONS_HELP \
     "  --variant NAME  the rules (see 'damero --help' for the list)\n" \
     "  --dir DIR       the table root, as given to 'damero gen --dir' (default:\n" \
@@ -41,16 +41,9 @@ struct table_args {
 /* The arguments before parsing: tables in "tables", the default cache. */
 struct table_args table_args_default(void);
 
-/* Handles opt, an option of TABLE_LONGOPTS or CACHE_LONGOPT, or one getopt_long did not
- * know (a command that takes only some of them lists only those). Returns EXIT_OK, -1
- * after printing help (the command then exits with EXIT_OK), or EXIT_USAGE after
- * printing the error. */
-int table_option(const char *cmd, const char *help, int opt, char *const *argv,
-                 struct table_args *a);
-
-/* Checks what follows the options: --variant was given and one FEN is left. Returns
- * EXIT_OK or EXIT_USAGE after printing the error. */
-int table_operands(const char *cmd, int argc, char *const *argv, struct table_args *a);
+/* Checks the operands: one FEN, which goes to a->fen. Returns EXIT_OK or EXIT_USAGE
+ * after printing the error. */
+int table_operands(const char *cmd, const struct operands *operands, struct table_args *a);
 
 /* Opens the variant's tables and reads the FEN. Returns EXIT_OK, or an exit code after
  * reporting what went wrong (position_failure): EXIT_USAGE for a bad FEN,

@@ -7,28 +7,11 @@
 #include "cli/options.h"
 #include "cli/probing.h"
 
-int rules_option(const char *cmd, int opt, struct rules_args *r)
-{
-    int reading;
-    switch (opt) {
-    case 'R':
-        r->on = true;
-        return EXIT_OK;
-    case 'C':
-        if (r->num_counts == DAMERO_MAX_RULES)
-            return usage_error(cmd, "--count is given more often than a variant has rules");
-        r->count[r->num_counts++] = optarg;
-        r->on = true;
-        return EXIT_OK;
-    case 'r':
-        if (parse_int(cmd, "--reading", optarg, 1, 2, &reading) < 0)
-            return EXIT_USAGE;
-        r->reading = reading - 1;
-        r->on = true;
-        return EXIT_OK;
-    }
-    return 1;
-}
+const struct option_word reading_words[] = {
+    { "1", "each rule's first reading of its limit" },
+    { "2", "the second, for the rules whose sources differ" },
+    { NULL, NULL },
+};
 
 /* The rule named or numbered (from 1) by the text before '=', or -1. */
 static int rule_of(const damero_tb *tb, const char *text, size_t len)

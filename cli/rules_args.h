@@ -4,19 +4,27 @@
 #ifndef DAMERO_CLI_RULES_ARGS_H
 #define DAMERO_CLI_RULES_ARGS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 
+#include "cli/options.h"
 #include "probe/damero.h"
 
-/* --rules and --reading, for a command that carries the counts itself (annotate) */
-#define RULES_READING_LONGOPTS                         \
-    { "rules", no_argument, NULL, 'R' },               \
-    { "reading", required_argument, NULL, 'r' }
+/* The words --reading takes, "1" and "2": rules_args.reading is the place of the one
+ * given, the reading as damero.h numbers it. */
+extern const struct option_word reading_words[];
 
-#define RULES_LONGOPTS                                 \
-    RULES_READING_LONGOPTS,                            \
-    { "count", required_argument, NULL, 'C' }
+/* Rows of an option table (cli/options.h), r a struct rules_args: --rules and --reading,
+ * for a command that carries the counts itself (annotate). */
+#define RULES_READING_OPTIONS(r)                                                   \
+    { "rules", OPTION_FLAG, .to.flag = &(r)->on },                                 \
+    { "reading", OPTION_WORD, .to.number = &(r)->reading, .words = reading_words, \
+      .implies = &(r)->on }
+
+/* The same and --count, which may be repeated. */
+#define RULES_OPTIONS(r)                                                           \
+    RULES_READING_OPTIONS(r),                                                      \
+    { "count", OPTION_LIST, .to.list = { (r)->count, &(r)->num_counts },          \
+      .max = DAMERO_MAX_RULES, .implies = &(r)->on }
 
 #define RULES_OPTIONS_HELP \
     "  --rules         also the value under the variant's move-limit rules (docs/rules.md,\n" \
@@ -40,10 +48,6 @@ struct rules_args {
     int num_counts;
     const char *count[DAMERO_MAX_RULES]; /* "RULE=N" as given */
 };
-
-/* Handles opt when it is one of RULES_LONGOPTS: returns EXIT_OK, or EXIT_USAGE after
- * printing the error; returns 1 when opt is not one of them. */
-int rules_option(const char *cmd, int opt, struct rules_args *r);
 
 /* The counts the --count options give, for tb's rules; the others not started. Returns
  * EXIT_OK, or EXIT_USAGE with the error (naming the rules) in message. */

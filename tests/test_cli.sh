@@ -46,6 +46,18 @@ expect 2 "is not a square" -- perft --variant russian --depth 3 --fen "W:W99:Bh8
 expect 2 "used twice" -- perft --variant international --depth 3 --fen "W:W31,31:B1"
 expect 2 "bad FEN at column 1" -- perft --variant russian --depth 3 extra
 expect 2 "unexpected argument 'extra'" -- perft --variant russian --depth 3 "W:Wc3:Bf6" extra
+# one parser reads every command's options (cli/options.c): its messages, whatever the command
+expect 2 "--divide takes no value: write '--divide', not '--divide=3'" -- perft --variant russian --depth 1 --divide=3
+expect 2 "option '--d' may be any of --depth, --divide: write more of its name" -- perft --d 1 --variant russian
+expect 0 " 1              7" -- perft --var russian --dep 1
+expect 0 " 1              7" -- perft --variant=russian --depth=1
+expect 2 "unknown option '-x'" -- perft -xy --variant russian --depth 1
+expect 0 "usage: damero perft" -- perft -h
+expect 2 "--count can be given at most 8 times" -- probe --variant russian $(printf -- '--count 1=1 %.0s' 1 2 3 4 5 6 7 8 9) "W:Wc3:Bf6"
+expect 2 "--memory takes a number of gigabytes such as 16 or 0.5, not 'nan'" -- gen --variant russian --memory nan --pieces 2
+expect 2 "the variants are: international" -- verify --variant chess
+expect 2 "turkish, or all (every one)" -- verify --variant chess
+expect 2 "--port needs a value" -- serve --port
 
 # --- --json: a failure on the input is a JSON object on stdout, {what: input, error} --
 make_tmp cli

@@ -242,7 +242,7 @@ expect 0 '"end": "count", "rules_result": "draw"}' -- line --variant russian --d
 expect 0 '[Result "1/2-1/2"]' -- line --variant russian --dir "$t" --pdn --rules "$ex"
 expect 2 "--count takes RULE=N" -- probe --variant russian --dir "$t" --count "main-road=3" "$ex"
 expect 2 '2 "main road"' -- probe --variant russian --dir "$t" --count "2=121" "$ex"
-expect 2 "--reading takes a whole number from 1 to 2" -- probe --variant russian --dir "$t" --reading 3 "$ex"
+expect 2 "--reading takes '1' (each rule's first reading of its limit) or '2'" -- probe --variant russian --dir "$t" --reading 3 "$ex"
 # One king each: the forzosa count's side cannot be read from the position, so it must
 # be given; once the count has run out (24 plies, White's 12 moves), no move wins any more.
 expect 1 "--count RULE=N:white or RULE=N:black" -- probe --variant spanish --dir "$t" --count 1=23 "W:WK31:BK18"

@@ -119,7 +119,7 @@ expect 2 "--hold-levels takes a whole number" -- gen --variant russian MMvMM --h
 
 # what needs DTM or MTC says that a WDL-only table has none
 expect 1 "built WDL-only" -- info "$tmp/wdl2/russian/KKvK.wdl"
-expect 2 "--metrics takes 'wdl'" -- gen --variant russian --pieces 3 --metrics dtm
+expect 2 "--metrics takes 'all' (WDL, DTM and MTC) or 'wdl' (WDL tables only), not 'dtm'" -- gen --variant russian --pieces 3 --metrics dtm
 expect 2 "--self-check checks DTM and MTC" -- gen --variant russian --pieces 3 --metrics wdl \
   --self-check
 
