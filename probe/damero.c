@@ -1,6 +1,7 @@
 /* The public probing calls of damero.h: a position's win, draw or loss, its DTM and MTC,
- * its moves scored and the best of them, and whether its game is over. The handle they
- * take is probe/handle.c's, the values they read probe/read_value.c's. */
+ * its moves scored and the best of them, and whether its game is over; and a game's
+ * first position and legal moves, which read no table. The handle they take is
+ * probe/handle.c's, the values they read probe/read_value.c's. */
 #include <stdlib.h>
 #include <string.h>
 
