@@ -1,10 +1,10 @@
 /* The one path from a position to where its value is stored.
  *
- * The generator (store/tableset.c), the probe library (probe/damero.c) and verify all look
- * a position up the same way: either the game is over (the side to move has no piece
- * left, or the variant's rule on lone pieces has ended it), or the value is in the table
- * of the position's canonical material, at the index of the position turned to that
- * material's colour orientation. */
+ * The generator (store/tableset.c), the probe library (probe/read_value.c) and verify
+ * all look a position up the same way: either the game is over (the side to move has no
+ * piece left, or the variant's rule on lone pieces has ended it), or the value is in the
+ * table of the position's canonical material, at the index of the position turned to
+ * that material's colour orientation. */
 #ifndef DAMERO_LOOKUP_H
 #define DAMERO_LOOKUP_H
 

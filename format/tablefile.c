@@ -188,15 +188,6 @@ void table_decode_block_to(const struct table_map *map, uint64_t b, const uint8_
     }
 }
 
-void table_decode_block(const struct table_map *map, uint64_t b, const uint8_t *raw,
-                        void *const values[2])
-{
-    int side = b >= map->blocks_per_side;
-    uint64_t first = (b % map->blocks_per_side) * map->block_values;
-    table_decode_block_to(map, b, raw,
-                          (uint8_t *)values[side] + first * table_value_bytes(&map->info));
-}
-
 unsigned table_metric_max_value(enum table_metric metric)
 {
     switch (metric) {

@@ -204,11 +204,8 @@ uint64_t table_checksum_add(uint64_t h, const void *values, size_t bytes);
 size_t table_encode_block(const struct table_map *map, const void *const values[2], uint64_t b,
                           uint8_t *out);
 
-/* The inverse: a decompressed block b into the values of its side. */
-void table_decode_block(const struct table_map *map, uint64_t b, const uint8_t *raw,
-                        void *const values[2]);
-
-/* The same into out alone: its table_block_count(map, b) values, in memory widths. */
+/* The inverse: a decompressed block b into out, its table_block_count(map, b) values in
+ * memory widths. */
 void table_decode_block_to(const struct table_map *map, uint64_t b, const uint8_t *raw,
                            void *out);
 

@@ -28,7 +28,13 @@
  * never prints and never aborts.
  *
  * Threads: after damero_open() returns, any number of threads may probe one handle at
- * once (table files are opened on first use, under a lock of their own). damero_close() must not run while another thread still uses the handle. */
+ * once (table files are opened on first use, under a lock of their own). damero_close() must not run while another thread still uses the handle.
+ *
+ * What each call is for, as its comment's "Use:" says: during search, damero_probe_wdl
+ * and damero_probe_wdl_many (damero_probe too where the distance is wanted); at the
+ * root, damero_root_moves, damero_best_move and the calls under the move-limit rules;
+ * the others at start-up and shutdown, or by tools (a board on screen, a game viewer,
+ * damero check). */
 #ifndef DAMERO_H
 #define DAMERO_H
 
@@ -104,13 +110,14 @@ typedef struct damero_move {
 typedef struct damero_tb damero_tb;
 
 /* The version of the library running, "MAJOR.MINOR.PATCH" (DAMERO_VERSION as the library
- * was built): a program built against another header can compare. Thread-safe. */
+ * was built): a program built against another header can compare. Thread-safe.
+ * Use: at start-up. */
 const char *damero_version(void);
 
 /* The message of the last call in this thread that failed: one sentence naming what went
  * wrong and, where it can, how to fix it ("no .wdl table for KKKMvK in tables/russian:
  * build it with 'damero gen --variant russian --dir tables KKKMvK'"). Valid until this
- * thread's next failed call. Thread-safe. */
+ * thread's next failed call. Thread-safe. Use: after any call that failed. */
 const char *damero_error_message(void);
 
 /* Opens the tables of a variant: the files dir/<variant>/<material>.{wdl,dtm,mtc} that
@@ -135,7 +142,10 @@ const char *damero_error_message(void);
  * DAMERO_ERR_VARIANT (unknown variant), DAMERO_ERR_IO (dir is not a directory, or its
  * <variant> folder cannot be read), or DAMERO_ERR_MEMORY. When dir exists but holds no
  * <variant> folder, the handle opens with no tables (every probe then reports
- * DAMERO_ERR_MISSING): tables may simply not be built yet. */
+ * DAMERO_ERR_MISSING): tables may simply not be built yet.
+ *
+ * Use: at start-up, once per variant and folder; never during search (a handle costs
+ * a listing of the folder, and probes share one). */
 int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero_tb **tb);
 
 /* The largest cache_bytes damero_open() takes: 1 TiB. */
@@ -157,22 +167,31 @@ typedef void (*damero_problem_fn)(void *context, const char *file, int status,
  *
  * Returns DAMERO_OK when every file is sound; otherwise the status of the first bad file
  * (DAMERO_ERR_IO, _FORMAT, _TRUNCATED, _VERSION, _CORRUPT or _VARIANT) with its message,
- * or DAMERO_ERR_MEMORY (the check stopped). Thread-safe: other threads may probe meanwhile. */
+ * or DAMERO_ERR_MEMORY (the check stopped). Thread-safe: other threads may probe meanwhile.
+ * Use: by tools (damero check), or at start-up where reading every file is affordable;
+ * never during search. */
 int damero_check(damero_tb *tb, damero_problem_fn report, void *context, int *files);
 
-/* Closes the table files and frees the handle. NULL is allowed. */
+/* Closes the table files and frees the handle. NULL is allowed. Use: at shutdown, once
+ * no thread probes the handle. */
 void damero_close(damero_tb *tb);
 
 /* The variant's name as given to damero_open, and the most pieces of any material that
- * has a WDL table (0 when there is none). Thread-safe. */
+ * has a WDL table (0 when there is none). Thread-safe. Use: anywhere, during search
+ * too: damero_max_pieces is a field read, for an engine to skip positions with more
+ * pieces before it probes. */
 const char *damero_variant(const damero_tb *tb);
 int damero_max_pieces(const damero_tb *tb);
 
 /* The name of the k-th variant this library knows (k from 0), in a fixed order:
- * "international", "brazilian", ...; NULL when k is past the last. Thread-safe. */
+ * "international", "brazilian", ...; NULL when k is past the last. Thread-safe.
+ * Use: by tools (listing the variants). */
 const char *damero_variant_name(int k);
 
-/* ---- The board, as the variant's players see it (for drawing one) ---- */
+/* ---- The board, as the variant's players see it (for drawing one) ----
+ *
+ * Use: by tools (a board on screen, a FEN read or written); the FEN calls at the root
+ * too, never during search (they read and write text). */
 
 #define DAMERO_SQUARE_NAME_SIZE 16
 
@@ -216,7 +235,9 @@ int damero_write_fen(const damero_tb *tb, const damero_position *pos,
  * DAMERO_ERR_TRUNCATED or DAMERO_ERR_IO (a file cut short or unreadable since it was
  * opened: reopen the tables), DAMERO_ERR_MEMORY, or, when a table file needed is opened
  * and found bad, DAMERO_ERR_IO, _FORMAT, _TRUNCATED, _VERSION or _VARIANT (the same for
- * every later probe that needs that file). Thread-safe. */
+ * every later probe that needs that file). Thread-safe.
+ *
+ * Use: during search, the call meant for it: one value read, from the cache once warm. */
 int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
 
 /* damero_probe_wdl() of n positions at once, for an engine that has several to probe
@@ -230,7 +251,7 @@ int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
  *
  * Returns DAMERO_OK when every position was probed; otherwise the status of the first
  * that was not (damero_error_message() tells why), the others being probed still, or
- * DAMERO_ERR_ARGUMENT (tb, positions or wdl NULL). Thread-safe. */
+ * DAMERO_ERR_ARGUMENT (tb, positions or wdl NULL). Thread-safe. Use: during search. */
 int damero_probe_wdl_many(damero_tb *tb, const damero_position *positions, size_t n, int *wdl,
                           int *statuses);
 
@@ -239,7 +260,9 @@ int damero_probe_wdl_many(damero_tb *tb, const damero_position *positions, size_
  * are 0. One where the variant's rule on lone pieces ends the game (damero_game_end) is
  * over too, with the rule's result: in Turkish draughts, one piece each, a draw. Returns
  * as damero_probe_wdl; DAMERO_ERR_MISSING also where the tables were built WDL-only
- * (damero gen --metrics wdl), which damero_error_message() then says. Thread-safe. */
+ * (damero gen --metrics wdl), which damero_error_message() then says. Thread-safe.
+ * Use: at the root, or during search where the distance is wanted (two values read where
+ * damero_probe_wdl reads one). */
 int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value);
 
 /* Every legal move of pos with its value for the side to move, best first: wins by the
@@ -251,7 +274,7 @@ int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value)
  *
  * Returns DAMERO_OK; DAMERO_ERR_ARGUMENT when the position has more moves than capacity
  * (*count says how many); or an error of damero_probe for the position a move leads to.
- * Thread-safe. */
+ * Thread-safe. Use: at the root (one damero_probe per move). */
 int damero_root_moves(damero_tb *tb, const damero_position *pos, damero_move *moves,
                       int capacity, int *count);
 
@@ -271,21 +294,23 @@ enum damero_end {
  *        each: a draw"), NULL otherwise; a constant string.
  *
  * Returns DAMERO_OK, or DAMERO_ERR_POSITION (a position that cannot stand on the board,
- * or one where only the side to move has pieces left). Thread-safe. */
+ * or one where only the side to move has pieces left). Thread-safe. Use: at the root and
+ * by tools. */
 int damero_game_end(const damero_tb *tb, const damero_position *pos, int *end,
                     const char **words);
 
 /* The best move of pos, as the first of damero_root_moves: the shortest win, a drawing
  * move in a draw, the longest loss. Playing it from both sides ends a won game in exactly
  * the DTM plies. Returns as damero_root_moves, or DAMERO_ERR_GAME_OVER when the game is
- * over (damero_game_end). Thread-safe. */
+ * over (damero_game_end). Thread-safe. Use: at the root. */
 int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *best);
 
 /* ---- A game, before it reaches the tables (for a game viewer or a PDN reader) ---- */
 
 /* The position a game of the variant starts from, with the side its rules let move first
  * (Black in pool and english checkers). Needs no table.
- * Returns DAMERO_OK, or DAMERO_ERR_ARGUMENT for a NULL argument. Thread-safe. */
+ * Returns DAMERO_OK, or DAMERO_ERR_ARGUMENT for a NULL argument. Thread-safe.
+ * Use: by tools (a game viewer, a PDN reader). */
 int damero_start_position(const damero_tb *tb, damero_position *pos);
 
 /* Every legal move of pos, in no particular order, without reading a table: each with its
@@ -297,7 +322,8 @@ int damero_start_position(const damero_tb *tb, damero_position *pos);
  * count:    receives the number of legal moves.
  *
  * Returns DAMERO_OK; DAMERO_ERR_ARGUMENT when the position has more moves than capacity
- * (*count says how many); DAMERO_ERR_POSITION; or DAMERO_ERR_MEMORY. Thread-safe. */
+ * (*count says how many); DAMERO_ERR_POSITION; or DAMERO_ERR_MEMORY. Thread-safe.
+ * Use: by tools (a game viewer, a PDN reader); an engine has its own move generator. */
 int damero_legal_moves(const damero_tb *tb, const damero_position *pos, damero_move *moves,
                        int capacity, int *count);
 
@@ -365,22 +391,26 @@ typedef struct damero_rule_info {
     const char *source[2];    /* who reads it so */
 } damero_rule_info;
 
-/* The number of move-limit rules of the handle's variant (0 to DAMERO_MAX_RULES). */
+/* The number of move-limit rules of the handle's variant (0 to DAMERO_MAX_RULES).
+ * Use: at start-up and by tools. */
 int damero_rule_count(const damero_tb *tb);
 
 /* Describes rule k (0 <= k < damero_rule_count). The strings are constants. Returns
- * DAMERO_OK, or DAMERO_ERR_ARGUMENT when there is no rule k. Thread-safe. */
+ * DAMERO_OK, or DAMERO_ERR_ARGUMENT when there is no rule k. Thread-safe. Use: at
+ * start-up and by tools. */
 int damero_rule(const damero_tb *tb, int k, damero_rule_info *info);
 
 /* The counts at pos when every ending there has just arisen: 0 for each rule that covers
  * pos (and whose precondition pos meets), DAMERO_COUNT_NOT_STARTED for the others.
- * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe. */
+ * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe. Use: at
+ * the root, as the game is played (it reads no table). */
 int damero_counts_start(const damero_tb *tb, const damero_position *pos,
                         damero_counts *counts);
 
 /* The counts after `move` (one of pos's moves, as damero_root_moves gives them) is played
  * from pos with counts: each count runs on by one ply, is reset, ends (its ending left)
- * or starts. Returns DAMERO_OK, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe. */
+ * or starts. Returns DAMERO_OK, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe.
+ * Use: at the root, after each move of the game (it reads no table). */
 int damero_counts_after(const damero_tb *tb, const damero_position *pos,
                         const damero_counts *counts, const damero_move *move,
                         damero_counts *after);
@@ -388,7 +418,8 @@ int damero_counts_after(const damero_tb *tb, const damero_position *pos,
 /* Which count has run out at pos, drawing the game: the index of the first such rule
  * (for damero_rule), or -1 when none has (a game that has ended otherwise is not asked
  * about here). counts as damero_probe_rules takes them; reading 0 or 1. Returns
- * DAMERO_OK with *rule set, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe. */
+ * DAMERO_OK with *rule set, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe.
+ * Use: at the root, as the game is played (it reads no table). */
 int damero_counts_run_out(const damero_tb *tb, const damero_position *pos,
                           const damero_counts *counts, int reading, int *rule);
 
@@ -454,7 +485,10 @@ typedef struct damero_rules_value {
  * at 5.
  *
  * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer, a reading other than 0 or 1),
- * or an error of damero_probe. Thread-safe. */
+ * or an error of damero_probe. Thread-safe.
+ *
+ * Use: at the root and by tools; not during search, where a call may search itself (see
+ * Cost). */
 int damero_probe_rules(damero_tb *tb, const damero_position *pos,
                        const damero_counts *counts, int reading, damero_rules_value *value);
 
@@ -473,7 +507,8 @@ typedef struct damero_rules_move {
  * every move scores a draw (its rule that count where the move's plain value is not a
  * draw), as damero_probe_rules says of pos.
  * Returns as damero_root_moves and damero_probe_rules. Costs about one damero_probe_rules
- * per move (the moves' searches share one transposition table). Thread-safe. */
+ * per move (the moves' searches share one transposition table). Thread-safe. Use: at the
+ * root. */
 int damero_root_moves_rules(damero_tb *tb, const damero_position *pos,
                             const damero_counts *counts, int reading,
                             damero_rules_move *moves, int capacity, int *count);

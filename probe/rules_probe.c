@@ -9,19 +9,20 @@
  * "Values under the rules: the table"). Without rule tables, where no count runs the
  * tables' value is taken and the answer says so (tables_beyond). Each call keeps its own
  * transposition table of the states it has solved, so calls share nothing. */
-#include "probe/damero.h"
-
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/notation.h"
+#include "probe/internal.h"
 #include "rules/rule_search.h"
-#include "probe/probe_fail.h"
-#include "probe/probe_rules.h"
 
 #define MAX_STATES ((size_t)1 << 22)
+
+/* The public strong sides are the internal ones plus one: a copy that the compiler
+ * vectorises rather than a choice per count, at every probe under the rules. */
+_Static_assert(DAMERO_STRONG_WHITE == WHITE + 1 && DAMERO_STRONG_BLACK == BLACK + 1 &&
+               DAMERO_STRONG_UNSAID == RULE_STRONG_NONE + 1, "strong sides differ by one");
+_Static_assert(DAMERO_MAX_RULES == RULES_MAX, "as many counts in both");
 
 struct search {
     damero_tb *tb;
@@ -87,33 +88,7 @@ static int search_init(struct search *s, damero_tb *tb, int reading)
     return DAMERO_OK;
 }
 
-static int public_wdl(enum wdl w)
-{
-    return w == WDL_WIN ? DAMERO_WIN : w == WDL_LOSS ? DAMERO_LOSS : DAMERO_DRAW;
-}
-
-/* ---- the public calls ---- */
-
-int damero_rule_count(const damero_tb *tb)
-{
-    const struct rule_row *row = probe_rule_row(tb, 0);
-    return row ? row->num : 0;
-}
-
-int damero_rule(const damero_tb *tb, int k, damero_rule_info *info)
-{
-    if (!info || k < 0 || k >= damero_rule_count(tb))
-        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_rule: no such rule");
-    const struct move_limit_rule *rule = &variant_by_name(damero_variant(tb))->move_limits[k];
-    *info = (damero_rule_info){ .name = rule->name, .words = rule->words,
-                                .readings = move_limit_readings(rule) };
-    for (int r = 0; r < info->readings; r++) {
-        info->limit[r] = rule->readings[r].limit;
-        info->unit[r] = unit_words(rule->readings[r].unit);
-        info->source[r] = rule->readings[r].source;
-    }
-    return DAMERO_OK;
-}
+/* ---- the counts, and the verdict under them ---- */
 
 /* The counts of a call in the state's form, settled for p; counts in range, and the
  * side of every running "win within" count known. */
@@ -143,23 +118,14 @@ static int counts_in(const struct search *s, const struct position *p,
     }
     rule_counts_settle_for(s->row, p, &m, c);
     int unknown = rule_counts_strong_unknown(s->row, c);
-    if (unknown >= 0) {
-        char message[320];
-        snprintf(message, sizeof message, "the %s count runs and both sides have as many "
-                 "pieces: say which side it is for (damero_counts.strong in C, "
-                 "damero.Count(plies, strong) in Python, --count RULE=N:white or "
-                 "RULE=N:black on the command line)",
-                 row_rule(s->row, unknown)->name);
-        return probe_fail(DAMERO_ERR_ARGUMENT, message);
-    }
+    if (unknown >= 0)
+        return probe_fail(DAMERO_ERR_ARGUMENT, "the %s count runs and both sides have as many "
+                          "pieces: say which side it is for (damero_counts.strong in C, "
+                          "damero.Count(plies, strong) in Python, --count RULE=N:white or "
+                          "RULE=N:black on the command line)",
+                          row_rule(s->row, unknown)->name);
     return DAMERO_OK;
 }
-
-/* The public strong sides are the internal ones plus one: a copy that the compiler
- * vectorises rather than a choice per count, at every probe under the rules. */
-_Static_assert(DAMERO_STRONG_WHITE == WHITE + 1 && DAMERO_STRONG_BLACK == BLACK + 1 &&
-               DAMERO_STRONG_UNSAID == RULE_STRONG_NONE + 1, "strong sides differ by one");
-_Static_assert(DAMERO_MAX_RULES == RULES_MAX, "as many counts in both");
 
 static void counts_out(const struct rule_counts *c, damero_counts *out)
 {
@@ -183,39 +149,8 @@ static int read_position(struct search *s, const damero_position *pos, struct po
         return status;
     s->known = *p;
     s->has_known = true;
-    *plain = probe_public_value(s->known_dtm, s->known_mtc);
+    *plain = public_value(s->known_dtm, s->known_mtc);
     return DAMERO_OK;
-}
-
-int damero_counts_start(const damero_tb *tb, const damero_position *pos, damero_counts *counts)
-{
-    struct search s;
-    struct position p;
-    struct rule_counts c;
-    if (!counts || !pos)
-        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_start: a NULL argument");
-    int status = search_init(&s, (damero_tb *)tb, 0);
-    if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK)
-        return status;
-    counts_in(&s, &p, NULL, &c);
-    counts_out(&c, counts);
-    return DAMERO_OK;
-}
-
-int damero_counts_run_out(const damero_tb *tb, const damero_position *pos,
-                          const damero_counts *counts, int reading, int *rule)
-{
-    struct search s;
-    struct position p;
-    struct rule_counts c;
-    if (!pos || !counts || !rule)
-        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_run_out: a NULL argument");
-    int status = search_init(&s, (damero_tb *)tb, reading);
-    if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK)
-        return status;
-    if ((status = counts_in(&s, &p, counts, &c)) == DAMERO_OK)
-        *rule = rule_counts_expired(s.row, &p, &c);
-    return status;
 }
 
 /* The facts of a public move of pos: a capture, a man moved, a man crowned. */
@@ -225,26 +160,6 @@ static struct move_facts public_move_facts(const damero_position *pos, const dam
     bool man = (pos->men[side] >> (m->from - 1)) & 1;
     return (struct move_facts){ .capture = m->captures > 0, .man_move = man,
                                 .promotion = man && ((m->after.kings[side] >> (m->to - 1)) & 1) };
-}
-
-int damero_counts_after(const damero_tb *tb, const damero_position *pos,
-                        const damero_counts *counts, const damero_move *move,
-                        damero_counts *after)
-{
-    struct search s;
-    struct position p, child;
-    struct rule_counts c, next;
-    if (!pos || !counts || !move || !after)
-        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_after: a NULL argument");
-    int status = search_init(&s, (damero_tb *)tb, 0);
-    if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK ||
-        (status = probe_position_in(tb, &move->after, &child)) != DAMERO_OK)
-        return status;
-    if ((status = counts_in(&s, &p, counts, &c)) != DAMERO_OK)
-        return status;
-    rule_counts_after(s.row, &p, &c, public_move_facts(pos, move), &child, &next);
-    counts_out(&next, after);
-    return DAMERO_OK;
 }
 
 /* In a cursed win or a blessed loss, the running count with the fewest plies left. */
@@ -317,23 +232,6 @@ static int rules_value(struct search *s, const struct position *p, const struct 
     return DAMERO_OK;
 }
 
-int damero_probe_rules(damero_tb *tb, const damero_position *pos,
-                       const damero_counts *counts, int reading, damero_rules_value *value)
-{
-    struct search s;
-    struct position p;
-    struct rule_counts c;
-    damero_value plain;
-    if (!value)
-        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_probe_rules: a NULL argument");
-    int status = search_init(&s, tb, reading);
-    if (status == DAMERO_OK && (status = read_position(&s, pos, &p, &plain)) == DAMERO_OK &&
-        (status = counts_in(&s, &p, counts, &c)) == DAMERO_OK)
-        status = rules_value(&s, &p, &c, counts == NULL, plain, value);
-    rule_search_free(&s.rs);
-    return status;
-}
-
 /* Wins first by the fewest plies, then draws, then losses by the most plies. */
 static int public_rank(int wdl, int plies)
 {
@@ -388,6 +286,97 @@ static int score_rules_move(struct search *s, const damero_position *pos,
                                        .dtz = rule_dtz_parent(v.dtz, v.wdl == DAMERO_DRAW,
                                                               zeroing) };
     return DAMERO_OK;
+}
+
+/* ---- the public calls ---- */
+
+int damero_rule_count(const damero_tb *tb)
+{
+    const struct rule_row *row = probe_rule_row(tb, 0);
+    return row ? row->num : 0;
+}
+
+int damero_rule(const damero_tb *tb, int k, damero_rule_info *info)
+{
+    if (!info || k < 0 || k >= damero_rule_count(tb))
+        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_rule: no such rule");
+    const struct move_limit_rule *rule = &variant_by_name(damero_variant(tb))->move_limits[k];
+    *info = (damero_rule_info){ .name = rule->name, .words = rule->words,
+                                .readings = move_limit_readings(rule) };
+    for (int r = 0; r < info->readings; r++) {
+        info->limit[r] = rule->readings[r].limit;
+        info->unit[r] = unit_words(rule->readings[r].unit);
+        info->source[r] = rule->readings[r].source;
+    }
+    return DAMERO_OK;
+}
+
+int damero_counts_start(const damero_tb *tb, const damero_position *pos, damero_counts *counts)
+{
+    struct search s;
+    struct position p;
+    struct rule_counts c;
+    if (!counts || !pos)
+        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_start: a NULL argument");
+    int status = search_init(&s, (damero_tb *)tb, 0);
+    if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK)
+        return status;
+    counts_in(&s, &p, NULL, &c);
+    counts_out(&c, counts);
+    return DAMERO_OK;
+}
+
+int damero_counts_run_out(const damero_tb *tb, const damero_position *pos,
+                          const damero_counts *counts, int reading, int *rule)
+{
+    struct search s;
+    struct position p;
+    struct rule_counts c;
+    if (!pos || !counts || !rule)
+        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_run_out: a NULL argument");
+    int status = search_init(&s, (damero_tb *)tb, reading);
+    if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK)
+        return status;
+    if ((status = counts_in(&s, &p, counts, &c)) == DAMERO_OK)
+        *rule = rule_counts_expired(s.row, &p, &c);
+    return status;
+}
+
+int damero_counts_after(const damero_tb *tb, const damero_position *pos,
+                        const damero_counts *counts, const damero_move *move,
+                        damero_counts *after)
+{
+    struct search s;
+    struct position p, child;
+    struct rule_counts c, next;
+    if (!pos || !counts || !move || !after)
+        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_after: a NULL argument");
+    int status = search_init(&s, (damero_tb *)tb, 0);
+    if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK ||
+        (status = probe_position_in(tb, &move->after, &child)) != DAMERO_OK)
+        return status;
+    if ((status = counts_in(&s, &p, counts, &c)) != DAMERO_OK)
+        return status;
+    rule_counts_after(s.row, &p, &c, public_move_facts(pos, move), &child, &next);
+    counts_out(&next, after);
+    return DAMERO_OK;
+}
+
+int damero_probe_rules(damero_tb *tb, const damero_position *pos,
+                       const damero_counts *counts, int reading, damero_rules_value *value)
+{
+    struct search s;
+    struct position p;
+    struct rule_counts c;
+    damero_value plain;
+    if (!value)
+        return probe_fail(DAMERO_ERR_ARGUMENT, "damero_probe_rules: a NULL argument");
+    int status = search_init(&s, tb, reading);
+    if (status == DAMERO_OK && (status = read_position(&s, pos, &p, &plain)) == DAMERO_OK &&
+        (status = counts_in(&s, &p, counts, &c)) == DAMERO_OK)
+        status = rules_value(&s, &p, &c, counts == NULL, plain, value);
+    rule_search_free(&s.rs);
+    return status;
 }
 
 int damero_root_moves_rules(damero_tb *tb, const damero_position *pos,

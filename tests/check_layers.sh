@@ -14,6 +14,8 @@
 #   cli/      the damero command              -> everything
 #   fuzz/     the libFuzzer targets           -> everything
 #
+# and that probe/internal.h, what probe/'s files share, is included from probe/ alone.
+#
 # usage: tests/check_layers.sh [SOURCE_ROOT]   (default: the tree this script is in)
 # Prints each offending include as FILE:LINE and exits 1 when there is any.
 set -euo pipefail
@@ -44,6 +46,11 @@ for folder in "${!allowed[@]}"; do
     [ -n "$header" ] || continue
     where=${file#"$root"/}
     case $header in
+      probe/internal.h)
+        if [ "$folder" != probe ]; then
+          echo "$where:$line: $folder/ may not include $header (private to probe/: use probe/damero.h)"
+          bad=1
+        fi ;;
       */*)
         target=${header%%/*}
         if [[ " ${allowed[$folder]} " != *" $target "* ]]; then

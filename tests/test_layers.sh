@@ -43,6 +43,7 @@ wrong gen plan.c cli/options.h "gen/ may not include cli/options.h"
 wrong gen build.c probe/damero.h "gen/ may not include probe/damero.h"
 wrong verify verify.c probe/damero.h "verify/ may not include probe/damero.h"
 wrong core geometry.c geometry.h "does not name its folder"
+wrong cli main.c probe/internal.h "private to probe/"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"

@@ -1,0 +1,204 @@
+/* probe/internal.h: what the files of probe/ share to make libdamero, and nothing more.
+ *
+ * Private to probe/: only the C files of probe/ include it. It is never installed, and
+ * no other folder (cli/, tests/, bench/, ...) may include it: they use the public header
+ * probe/damero.h. Which file holds what:
+ *
+ *   probe/handle.c      the handle: opening a folder, its tables and their files (each
+ *                       opened and checked on first use), the zstd contexts, the errors
+ *   probe/board.c       positions and moves between the public square numbers and the
+ *                       internal bitboards
+ *   probe/read_value.c  a position's value read from its table through the block cache
+ *   probe/damero.c      the public probing calls
+ *   probe/rules_probe.c the public calls under the move-limit rules
+ *   probe/cache.c       the block cache (probe/cache.h) */
+#ifndef DAMERO_PROBE_INTERNAL_H
+#define DAMERO_PROBE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <zstd.h>
+
+#include "core/game_end.h"
+#include "core/movegen.h"
+#include "core/position.h"
+#include "format/index.h"
+#include "format/lookup.h"
+#include "format/material.h"
+#include "format/tablefile.h"
+#include "format/value.h"
+#include "probe/damero.h"
+#include "rules/rule_state.h"
+
+/* ---- the handle ---- */
+
+#define NUM_METRICS METRIC_LAST
+#define PATH_SIZE 4096
+
+/* One table file of a material: listed when the handle opens, opened and checked on
+ * first use. The state only ever moves from FILE_LISTED to FILE_OPEN or FILE_FAILED, under
+ * the material's lock; a probe that reads FILE_OPEN (acquire) sees the map, the cache
+ * number and the material's index as they were made before (release). */
+enum file_state { FILE_ABSENT, FILE_LISTED, FILE_OPEN, FILE_FAILED };
+
+/* What a rule table's block is to the DTM file's block of the same number; zero (as the
+ * block array is allocated) until first read. */
+enum block_likeness { BLOCK_UNKNOWN = 0, BLOCK_SAME, BLOCK_DIFFERENT };
+
+struct tb_file {
+    atomic_int state;      /* enum file_state */
+    struct table_map map;  /* once FILE_OPEN */
+    uint32_t cache_file;   /* once FILE_OPEN: the file's number in the block cache */
+    int status;            /* once FILE_FAILED: why, as a damero status and a sentence */
+    char *message;
+    /* A rule table's blocks, once FILE_OPEN: whether each holds the very values of the
+     * DTM file's block of the same number (BLOCK_SAME), learnt when first read. Most do
+     * (the rules change few positions' values), and for those a probe under the rules
+     * takes the DTM it has already read instead of looking the block up. */
+    _Atomic uint8_t *same_as_dtm;
+};
+
+/* One material's tables: its index and whichever of its files exist. */
+struct tb_table {
+    struct material m;
+    pthread_mutex_t lock;                /* held while one of the files opens */
+    bool indexed;                        /* ix is built (under lock) */
+    struct material_index ix;            /* once any file is FILE_OPEN */
+    struct tb_file file[NUM_METRICS];    /* by metric - 1 */
+};
+
+struct damero_tb {
+    const struct variant *v;
+    char root[PATH_SIZE];                  /* dir, as given to damero_open */
+    char dir[PATH_SIZE];                   /* dir/<variant> */
+    struct tb_table *by_code[MATERIAL_CODES];
+    int max_pieces;
+    size_t num_files;                      /* table files listed */
+    struct block_cache *cache;
+    pthread_mutex_t cache_lock;            /* serializes registering files in the cache */
+    pthread_mutex_t dctx_lock;             /* guards the pool of zstd contexts */
+    ZSTD_DCtx **dctx_pool;
+    size_t dctx_free, dctx_capacity;
+    struct rule_row rows[2];               /* the variant's move-limit rules, by reading */
+    bool rows_ready;                       /* rows[] hold them (else no rules can be read) */
+    int bit_of_number[MAX_SQUARES + 1];    /* square number -> internal bit */
+    int number_of_bit[MAX_SQUARES];        /* internal bit -> square number, 0 if none */
+};
+
+/* Keeps the formatted sentence as this thread's last error (damero_error_message) and
+ * returns status. */
+int probe_fail(int status, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* The damero status of a table file's error (TABLE_ERR_...). */
+int probe_status_of(int table_status);
+
+/* A zstd context to decompress with, from the handle's pool (or a new one; NULL when
+ * memory runs out), and its return to the pool once the block is read. Thread-safe. */
+ZSTD_DCtx *probe_take_dctx(damero_tb *tb);
+void probe_give_dctx(damero_tb *tb, ZSTD_DCtx *d);
+
+/* Opens t's file for `metric` on its first use, unless another thread has. A file that
+ * cannot be opened fails every later call the same way, with its own status and message;
+ * out of memory is not remembered (a later call tries again). Thread-safe. */
+int probe_open_file(damero_tb *tb, struct tb_table *t, enum table_metric metric);
+
+/* Makes t's file for `metric` ready to read, opening it on first use (probe_open_file).
+ * Thread-safe. The test of a file already open is inline: every probe asks for two to
+ * four files, and a call to probe_open_file, whose frame holds a buffer for a message,
+ * cost more than the test itself. */
+static inline int probe_use_file(damero_tb *tb, struct tb_table *t, enum table_metric metric)
+{
+    if (atomic_load_explicit(&t->file[metric - 1].state, memory_order_acquire) == FILE_OPEN)
+        return DAMERO_OK;
+    return probe_open_file(tb, t, metric);
+}
+
+/* The handle's move-limit rules under reading (0 or 1), made when it opened; NULL for
+ * another reading. */
+const struct rule_row *probe_rule_row(const damero_tb *tb, int reading);
+
+/* ---- positions and moves, public and internal ---- */
+
+/* Fills the handle's tables between square numbers and internal bits. */
+void probe_number_squares(damero_tb *tb);
+
+/* pos on the internal board, checked as every call checks it (squares, side to move, a
+ * position that can stand). Returns a damero status. */
+int probe_position_in(const damero_tb *tb, const damero_position *pos, struct position *p);
+
+/* p in the public square numbering. */
+void probe_position_out(const damero_tb *tb, const struct position *p, damero_position *pos);
+
+/* The move m, which leads to child, as the public API gives it: all but its value. */
+void probe_move_out(const damero_tb *tb, const struct move *m, const struct position *child,
+                    damero_move *out);
+
+/* ---- values ---- */
+
+/* The most positions probe_wdl_batch takes: enough for their memory to be fetched at
+ * once, which hides it. */
+#define WDL_BATCH 16
+
+/* The failure for a position where only the side to move has pieces. */
+int probe_no_opponent(const struct position *p);
+
+/* Where p's value is stored (format/lookup.h), as a damero status: DAMERO_OK with *over
+ * set when the game has ended (the side to move has no piece left, or the rule on lone
+ * pieces ends it), else DAMERO_OK with *over GAME_GOES_ON and *l filled, or an error for a
+ * position no table holds. */
+int probe_lookup(const damero_tb *tb, const struct position *p, struct lookup *l,
+                 enum game_end *over);
+
+/* p's WDL from the WDL tables, the captures played where the side to move must take.
+ * Returns a damero status. Thread-safe. */
+int probe_wdl(damero_tb *tb, const struct position *p, enum wdl *out);
+
+/* probe_position_in and probe_wdl of n positions (at most WDL_BATCH), the memory their
+ * values stand in fetched for all of them at once rather than one after the other: each
+ * position's status into statuses[k], and its WDL into wdl[k] where that is DAMERO_OK.
+ * Thread-safe. */
+void probe_wdl_batch(damero_tb *tb, const damero_position *positions, size_t n,
+                     enum wdl *wdl, int *statuses);
+
+/* The DTM and MTC of p, as damero_probe reads them. Returns a damero status. */
+int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc);
+
+/* The value under the rules of p's fresh state, from the rule table of p's material
+ * under reading (0 or 1): *known is false when that table is not there (nor any value
+ * of a position whose game is over); and its distance to zeroing from the distance table
+ * beside it, RULE_DTZ_UNKNOWN when that is not there (-1 is never given: a draw's is 0).
+ * A table that is there but cannot be read fails as the other tables do. Returns a
+ * damero status. Thread-safe. */
+int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
+                      int *dtz, bool *known);
+
+/* At once what the probe under the rules first reads of p: its DTM and MTC, and its
+ * rule table's value and distance under reading as probe_rules_fresh gives them, with one
+ * lookup of the material and the index; where p is a draw, which it is under the rules
+ * too, the rule table is not read and *fresh is that draw (*known true, with or without
+ * rule tables). *m is p's material (material_of(p)), as the lookup found it. Returns a
+ * damero status. Thread-safe. */
+int probe_values(damero_tb *tb, const struct position *p, int reading, dtm_t *dtm,
+                 mtc_t *mtc, dtm_t *fresh, int *dtz, bool *known, struct material *m);
+
+/* A WDL as the public calls give it (enum damero_wdl). */
+static inline int public_wdl(enum wdl w)
+{
+    return w == WDL_WIN ? DAMERO_WIN : w == WDL_LOSS ? DAMERO_LOSS : DAMERO_DRAW;
+}
+
+/* DTM and MTC codes as damero_probe returns them. */
+static inline damero_value public_value(dtm_t dtm, mtc_t mtc)
+{
+    damero_value v = { public_wdl(dtm_wdl(dtm)), -1, -1 };
+    if (dtm != DTM_DRAW) {
+        v.dtm = dtm_plies(dtm);
+        v.mtc = mtc == MTC_NONE ? -1 : mtc_plies(mtc);
+    }
+    return v;
+}
+
+#endif
