@@ -113,7 +113,7 @@ static struct options parse_options(int argc, char **argv)
     return o;
 }
 
-/* The heading of a dated section of bench/RESULTS.md. */
+/* The heading of a dated entry of bench/JOURNAL.md: the machine and the date. */
 static void print_machine(void)
 {
     char line[256], model[256] = "unknown processor", date[32];

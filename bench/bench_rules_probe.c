@@ -1,5 +1,5 @@
 /* A probe under the move-limit rules against a plain probe, on the same positions, timed
- * side by side: the issue-12 cost figure (bench/RESULTS.md).
+ * side by side: the issue-12 cost figure (bench/RESULTS.md; its history in bench/JOURNAL.md).
  *
  * Usage: bench_rules_probe --dir DIR [--variant V] [--pieces N] [--positions N]
  *                          [--rounds N]

@@ -14,7 +14,7 @@
 /* Blocks are stored in pages of PAGE_BYTES (a full WDL block takes one; a DTM or MTC
  * block, at most TABLE_MAX_BLOCK_BYTES, several), carved out of chunks of CHUNK_BYTES:
  * the size of a huge page, so that random probes over a large cache do not also miss
- * the TLB on every block (measured: bench/RESULTS.md, issue 14). Pages all being the
+ * the TLB on every block (measured: bench/JOURNAL.md, issue 14). Pages all being the
  * same size, a block evicted always leaves room that any other block can use. */
 #define PAGE_BYTES 2048
 #define PAGE_WORDS (PAGE_BYTES / 8)

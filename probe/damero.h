@@ -243,7 +243,7 @@ int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
 /* damero_probe_wdl() of n positions at once, for an engine that has several to probe
  * (the children of a node): the library fetches the memory their values stand in
  * together rather than one after the other, which saves most of a warm probe's time
- * waiting for memory (bench/RESULTS.md, issue 14, has the figures).
+ * waiting for memory (bench/JOURNAL.md, issue 14, has the figures).
  *
  * positions: n positions. wdl: receives n values, as damero_probe_wdl() gives them; that
  * of a position that could not be probed is left as it was. statuses: NULL, or receives

@@ -179,7 +179,7 @@ void rule_counts_fresh(const struct rule_row *row, const struct position *p,
 /* What rule_counts_settle_for makes of counts none of which has started, without its
  * tests of running counts: only the rules in force start, the others stay not started.
  * A probe under the rules makes these at every call, and settling them rule by rule
- * cost a tenth of its time (bench/RESULTS.md). */
+ * cost a tenth of its time (bench/JOURNAL.md). */
 void rule_counts_fresh_for(const struct rule_row *row, const struct position *p,
                            const struct material *m, struct rule_counts *out)
 {
