@@ -51,6 +51,13 @@ static inline dtm_t dtm_of_wdl(enum wdl w)
     return w == WDL_WIN ? dtm_win(0) : w == WDL_LOSS ? dtm_loss(0) : DTM_DRAW;
 }
 
+/* The WDL for the side that moved, of a move leading to a position worth `child` to
+ * the side to move there. */
+static inline enum wdl wdl_parent(enum wdl child)
+{
+    return child == WDL_WIN ? WDL_LOSS : child == WDL_LOSS ? WDL_WIN : WDL_DRAW;
+}
+
 /* The value for the side that moved, of a move leading to a position worth `child` to
  * the side to move there. */
 static inline dtm_t dtm_parent(dtm_t child)

@@ -128,11 +128,6 @@ static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric
 
 /* ---- WDL ---- */
 
-static enum wdl wdl_parent(enum wdl child)
-{
-    return child == WDL_WIN ? WDL_LOSS : child == WDL_LOSS ? WDL_WIN : WDL_DRAW;
-}
-
 /* A position where the side to move must capture: its WDL file holds a don't-care, so
  * the captures are played and the positions they lead to probed. */
 static int wdl_by_captures(damero_tb *tb, const struct position *p, enum wdl *out)

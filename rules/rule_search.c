@@ -29,7 +29,7 @@ int rule_verdict_rank(struct rule_verdict v)
 
 struct rule_verdict rule_verdict_parent(struct rule_verdict child, bool zeroing)
 {
-    enum wdl wdl = child.wdl == WDL_WIN ? WDL_LOSS : child.wdl == WDL_LOSS ? WDL_WIN : WDL_DRAW;
+    enum wdl wdl = wdl_parent(child.wdl);
     return (struct rule_verdict){ wdl, child.plies < 0 ? -1 : child.plies + 1,
                                   rule_dtz_parent(child.dtz, wdl == WDL_DRAW, zeroing), child.beyond };
 }
