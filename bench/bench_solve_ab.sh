@@ -4,12 +4,23 @@
 # finished tables with the material's own files taken out, so that only that material is
 # solved. Prints CPU time (user+sys) and wall time of each run and checks that both
 # binaries write the same bytes as the folder's originals.
-#   bench/bench_solve_ab.sh OLD_DAMERO NEW_DAMERO TABLE_ROOT VARIANT ROUNDS MATERIAL...
+#   bench/bench_solve_ab.sh [--threads T] [--metrics wdl] OLD_DAMERO NEW_DAMERO TABLE_ROOT
+#                           VARIANT ROUNDS MATERIAL...
+# --threads: the builds' threads (default 2; 1 measures the work per position alone);
+# --metrics wdl: WDL-only builds (damero gen --metrics wdl), against a TABLE_ROOT built so.
 # TABLE_ROOT holds VARIANT/ with every table the materials depend on (and the materials'
 # own files, compared against). Never modified: copies are made with cp -al in a
 # temporary folder and the build writes new files through new names. The copy's build
 # lock is removed: a hard link to the original's would make the builds wait on each other.
 set -eu
+threads=2 metrics=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --threads) threads=$2; shift 2 ;;
+        --metrics) metrics="--metrics $2"; shift 2 ;;
+        *) break ;;
+    esac
+done
 old=$1 new=$2 root=$3 variant=$4 rounds=$5
 shift 5
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench_solve_ab.XXXXXX")
@@ -25,7 +36,7 @@ for m in "$@"; do
             cp -al "$root/$variant" "$work/t/$variant"
             rm -f "$work/t/$variant/$m".* "$work/t/$variant/.damero-gen.lock"
             /usr/bin/time -f '%U %S %e %M' -o "$work/time" \
-                "$bin" gen --variant "$variant" "$m" --threads 2 --dir "$work/t" >/dev/null
+                "$bin" gen --variant "$variant" "$m" --threads "$threads" $metrics --dir "$work/t" >/dev/null
             same=yes
             for f in "$root/$variant/$m".*; do
                 cmp -s "$f" "$work/t/$variant/$(basename "$f")" || same=no

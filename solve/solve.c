@@ -203,6 +203,8 @@ static void init_position(struct solver *s, struct position *p, uint64_t i, uint
             internal++;
             continue;
         }
+        if (s->two_bits && dtm_is_win(best)) /* won: two bits need no shorter win */
+            continue;
         make_move(p, &list.moves[k], &child);
         dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], &child));
         if (!any_external || dtm_better(value, best))
@@ -313,9 +315,12 @@ static int predecessors(const struct solver *s, enum metric_pass pass, const str
             at.index = index_of_kings(&s->t->ix, config, &pred, NULL);
             at.place = place_in_config(s, config, at.index);
         }
-        if (!(count[at.place] & MUST_CAPTURE))
-            out[n++] = at;
+        __builtin_prefetch(&count[at.place]); /* far apart: fetched while the rest are found */
+        out[u] = at;
     }
+    for (int u = 0; u < list.count; u++) /* those that must capture have no quiet move */
+        if (!(count[out[u].place] & MUST_CAPTURE))
+            out[n++] = out[u];
     return n;
 }
 
@@ -463,6 +468,9 @@ static void tell_mtc(struct solver *s, enum side side, struct spot at, bool lost
 static void tell_wdl(struct solver *s, enum side side, struct spot at, bool lost, int plies,
                      struct findings *f)
 {
+    if (!lost && (__atomic_load_n(&s->wdl[side][at.place / 4], __ATOMIC_RELAXED) >>
+                  (2 * (at.place % 4)) & 3) != WDL_DRAW)
+        return; /* settled already: counting its moves down would be wasted */
     if (lost ? wdl_settle(s->wdl[side], at.place, WDL_WIN)
              : refute_move(s, side, at.place) && wdl_settle(s->wdl[side], at.place, WDL_LOSS))
         found_final(f, plies + 1, side, at.index);

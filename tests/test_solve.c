@@ -1,13 +1,14 @@
 /* The generator's tables against an independent brute-force solver (brute_solver.h),
  * position by position: WDL, DTM and MTC, for every variant on every material of 2 and
  * 3 pieces, and on KKKvK for the 8x8 variants (with DAMERO_SOLVE_DEEP, `ctest -L slow`,
- * on every material of 4 pieces of the 8x8 variants).
+ * on every material of 4 pieces of the 8x8 variants); and the WDL of a WDL-only build
+ * (damero gen --metrics wdl, solved in two bits a position) on the same materials.
  *
  * The two share only core/'s move generator; a mistake they could share there is what
  * the anchors are for: positions whose values were worked out by hand, checked through
  * the brute-force solver alone. */
-#include "tests/test_util.h"
-
+#define _XOPEN_SOURCE 700 /* nftw, for tests/file_util.h */
+#include "tests/file_util.h"
 
 #include "core/clock.h"
 #include "format/material.h"
@@ -242,6 +243,56 @@ static bool compare_position(const struct variant *v, const struct tableset *ts,
     return false;
 }
 
+static const char *describe_wdl(enum wdl w)
+{
+    return w == WDL_WIN ? "win" : w == WDL_LOSS ? "loss" : "draw";
+}
+
+/* The WDL of a WDL-only build (damero gen --metrics wdl), read back from its files, at
+ * every node of the brute-force graph and its colour flip. Returns
+ * the number of disagreements; prints the first few. */
+static long wdl_only_mismatches(const struct variant *v, const struct material *wanted, int n,
+                                const struct bf_solver *s)
+{
+    static const enum wdl of_result[] = { [BF_WIN] = WDL_WIN, [BF_DRAW] = WDL_DRAW,
+                                          [BF_LOSS] = WDL_LOSS };
+    char dir[TEMP_DIR_SIZE], err[256], fen[FEN_SIZE];
+    struct tableset ts;
+    long mismatches = 0;
+
+    assert_int_equal(temp_dir_make(dir, "solve-wdl"), 0);
+    tableset_init(&ts, v, dir);
+    ts.wdl_only = ts.dtm_only = true;
+    if (build_materials(&ts, wanted, n, &(struct build_options){ 0 }, err, sizeof err) < 0)
+        fail_msg("%s: WDL-only build: %s", v->name, err);
+    for (int k = 0; k < n; k++) /* the build keeps none: read them back from the files */
+        if (!tableset_get(&ts, &wanted[k], err, sizeof err) ||
+            tableset_get_successors(&ts, &wanted[k], err, sizeof err) < 0)
+            fail_msg("%s: reading the WDL-only build: %s", v->name, err);
+    for (uint32_t i = 0; i < s->count; i++)
+        for (int flip = 0; flip < 2; flip++) {
+            struct position q = s->pos[i];
+            dtm_t dtm;
+            if (flip)
+                position_flip_colours(v, &s->pos[i], &q);
+            if (tableset_value(&ts, &q, &dtm, NULL) < 0) {
+                fen_print(v, &q, fen);
+                fail_msg("%s %s: the WDL-only build has no value for this position", v->name,
+                         fen);
+            }
+            if (dtm_wdl(dtm) == of_result[s->result[i]])
+                continue;
+            if (mismatches++ < MAX_REPORTED) {
+                fen_print(v, &q, fen);
+                print_error("%s %s: brute force %s; WDL-only build %s\n", v->name, fen,
+                            describe_wdl(of_result[s->result[i]]), describe_wdl(dtm_wdl(dtm)));
+            }
+        }
+    tableset_free(&ts);
+    temp_dir_remove(dir);
+    return mismatches;
+}
+
 static void test_generator_matches(void **state)
 {
     const struct variant *v = *state;
@@ -313,11 +364,15 @@ static void test_generator_matches(void **state)
                       v->name, s.count, s.max_dtm, s.max_mtc, built - start, solved - built,
                       seconds_now() - solved);
     }
+    long wdl_mismatches = wdl_only_mismatches(v, wanted, n, &s);
     bf_free(&s);
     tableset_free(&ts);
     if (mismatches)
         fail_msg("%s: %ld positions where the generator and the brute-force solver disagree",
                  v->name, mismatches);
+    if (wdl_mismatches)
+        fail_msg("%s: %ld positions where the WDL-only build and the brute-force solver "
+                 "disagree", v->name, wdl_mismatches);
 }
 
 int main(void)
