@@ -15,7 +15,7 @@
 
 static const char help[] =
     "usage: damero line --variant NAME [--dir DIR] [--boards | --json | --pdn] [--max-plies N]\n"
-    "                   [--rules] [--count RULE=N]... [--reading N] FEN\n"
+    "                   [--rules] [--count RULE=N]... [--reading N] (FEN | --fen FEN)\n"
     "\n"
     "Prints the value of the position FEN (in the variant's notation), then plays the\n"
     "best move of the tables from both sides: a win takes the shortest way, a loss the\n"
@@ -26,7 +26,7 @@ static const char help[] =
     "variant's rule on lone pieces ends it), when a position repeats (a draw by\n"
     "repetition), or at the limit. Boards of the start and the final positions are drawn\n"
     "as White sees them, each playable square showing its piece\n"    "(w, b: men; W, B: kings) or its name.\n"
-    "\n" TABLE_OPTIONS_HELP
+    "\n" TABLE_OPTIONS_HELP FEN_OPTION_HELP
     "  --boards        draw the board after every ply (one side's move) too, one move a row\n"
     "  --json          one JSON object: variant, fen (the start, as damero writes it),\n"
     "                  result (\"win\", \"draw\" or \"loss\" for the side to move at the\n"
@@ -60,6 +60,7 @@ static int parse_args(int argc, char **argv, struct line_args *a)
     const struct option_spec options[] = {
         { "variant", OPTION_VARIANT_NAME, .to.text = &a->t.variant, .required = true },
         TABLE_OPTIONS(&a->t),
+        FEN_OPTION(&a->t),
         { "boards", OPTION_FLAG, .to.flag = &a->boards },
         { "pdn", OPTION_FLAG, .to.flag = &a->pdn },
         { "max-plies", OPTION_NUMBER, .to.number = &a->max_plies, .min = 0, .max = MOST_PLIES },

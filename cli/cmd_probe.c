@@ -14,7 +14,7 @@
 
 static const char help[] =
     "usage: damero probe --variant NAME [--dir DIR] [--json] [--cache MB]\n"
-    "                    [--rules] [--count RULE=N]... [--reading N] FEN\n"
+    "                    [--rules] [--count RULE=N]... [--reading N] (FEN | --fen FEN)\n"
     "       damero probe --variant NAME [--dir DIR] [--json] [--cache MB] [--input FILE]\n"
     "\n"
     "Prints what the position FEN (in the variant's notation, e.g. W:WKa1,Kc3,Ke1:BKh8 or\n"
@@ -34,7 +34,7 @@ static const char help[] =
     "  W:WKc3:Bd8,f6 win 9 3\n"
     "or, for a line that cannot be probed, the FEN and 'error:' with the reason; the run goes\n"
     "on, and exits 1 at the end when any line failed. Blank lines are skipped.\n"
-    "\n" TABLE_OPTIONS_HELP
+    "\n" TABLE_OPTIONS_HELP FEN_OPTION_HELP
     "  --json          one JSON object: variant, fen (as damero writes it), wdl (\"win\",\n"
     "                  \"draw\" or \"loss\"), dtm, mtc and moves, a list of {move, wdl, dtm,\n"
     "                  mtc, after (the FEN the move leads to)}, best first; dtm and mtc in\n"
@@ -61,6 +61,7 @@ static int parse_args(int argc, char **argv, struct table_args *a, struct rules_
     const struct option_spec options[] = {
         { "variant", OPTION_VARIANT_NAME, .to.text = &a->variant, .required = true },
         TABLE_OPTIONS(a),
+        FEN_OPTION(a),
         RULES_OPTIONS(rules),
         CACHE_OPTION(a),
         { "input", OPTION_TEXT, .to.text = input },
@@ -71,10 +72,10 @@ static int parse_args(int argc, char **argv, struct table_args *a, struct rules_
 
     if (status != EXIT_OK)
         return status;
-    if (operands.count == 0 || *input) { /* a batch: the FENs come from a file */
-        if (operands.count > 0)
-            return usage_error("probe", "give the FENs either as --input or as one operand, "
-                                        "not both");
+    if ((operands.count == 0 && !a->fen) || *input) { /* a batch: FENs from a file */
+        if (operands.count > 0 || a->fen)
+            return usage_error("probe", "give the FENs either as --input or as one FEN "
+                                        "(operand or --fen), not both");
         if (rules->on)
             return usage_error("probe", "--rules, --count and --reading take one FEN operand, "
                                         "not a batch");

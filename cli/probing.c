@@ -12,8 +12,10 @@ struct table_args table_args_default(void)
 
 int table_operands(const char *cmd, const struct operands *operands, struct table_args *a)
 {
+    if (a->fen) /* from --fen */
+        return operands_at_most(cmd, operands, 0, " (the FEN is given with --fen already)");
     if (operands->count == 0)
-        return usage_error(cmd, "give the position as a FEN");
+        return usage_error(cmd, "give the position as a FEN (or as --fen FEN)");
     int status = operands_at_most(cmd, operands, 1, " (quote a FEN that holds spaces)");
     if (status == EXIT_OK)
         a->fen = operands->arg[0];

@@ -16,6 +16,14 @@
     { "dir", OPTION_PATH, .to.text = &(t)->dir },          \
     { "json", OPTION_FLAG, .to.flag = &(t)->json }
 
+/* --fen FEN, the position, for the commands that also take it as their one operand (as
+ * perft does). */
+#define FEN_OPTION(t) { "fen", OPTION_TEXT, .to.text = &(t)->fen }
+
+/* The help of --fen. */
+#define FEN_OPTION_HELP \
+    "  --fen FEN       the same as the FEN operand (as every command takes a position)\n"
+
 /* --cache MB, the block cache of damero_open, for the commands that take it. */
 #define CACHE_OPTION(t) \
     { "cache", OPTION_MEGABYTES, .to.bytes = &(t)->cache_bytes, .min = 0, .max = 1 << 20 }
@@ -41,8 +49,8 @@ struct table_args {
 /* The arguments before parsing: tables in "tables", the default cache. */
 struct table_args table_args_default(void);
 
-/* Checks the operands: one FEN, which goes to a->fen. Returns EXIT_OK or EXIT_USAGE
- * after printing the error. */
+/* Checks the operands: one FEN, which goes to a->fen, or none when --fen gave it. Returns
+ * EXIT_OK or EXIT_USAGE after printing the error. */
 int table_operands(const char *cmd, const struct operands *operands, struct table_args *a);
 
 /* Opens the variant's tables and reads the FEN. Returns EXIT_OK, or an exit code after

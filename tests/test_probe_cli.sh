@@ -206,6 +206,17 @@ expect 2 "unknown variant 'chess'" -- probe --variant chess --dir "$t" "W:Wc3:Bf
 expect 2 "unknown variant 'chess'" -- line --variant chess --dir "$t" "W:Wc3:Bf6"
 expect 2 "--variant is required" -- probe --dir "$t" "W:Wc3:Bf6"
 expect 2 "give the position as a FEN" -- line --variant russian --dir "$t"
+# --fen FEN is the FEN operand under another name, as perft takes it
+for cmd in probe line; do
+  checks=$((checks + 1))
+  operand=$("$damero" $cmd --variant russian --dir "$t" --json "W:WKa1,Kc3:BKh8")
+  named=$("$damero" $cmd --variant russian --dir "$t" --json --fen "W:WKa1,Kc3:BKh8")
+  [ -n "$operand" ] && [ "$operand" = "$named" ] ||
+    fail "$cmd --fen printed '$named', the operand '$operand'"
+  expect 2 "unexpected argument 'W:Wc3:Bf6' (the FEN is given with --fen already)" -- \
+    $cmd --variant russian --dir "$t" --fen "W:WKa1:BKh8" "W:Wc3:Bf6"
+done
+expect 2 "'z9' is not a square of the russian board" -- line --variant russian --dir "$t" --fen "W:Wz9:BKh8"
 expect 2 "unexpected argument 'Bf6'" -- probe --variant russian --dir "$t" W:Wc3: Bf6
 expect 2 "--cache takes a whole number" -- probe --variant russian --cache lots "W:Wc3:Bf6"
 expect 2 "--max-plies takes a whole number" -- line --variant russian --max-plies -1 "W:Wc3:Bf6"
@@ -299,6 +310,7 @@ printf 'W:WKa1,Kc3:BKh8\n' >"$batch"
 expect 0 "W:WKa1,Kc3:BKh8 win 3 2" -- probe --variant russian --dir "$t" --input "$batch"
 expect 1 "cannot open $tmp/nothing" -- probe --variant russian --dir "$t" --input "$tmp/nothing"
 expect 2 "not both" -- probe --variant russian --dir "$t" --input "$batch" "W:WKa1:BKh8"
+expect 2 "not both" -- probe --variant russian --dir "$t" --input "$batch" --fen "W:WKa1:BKh8"
 expect 2 "--variant is required" -- probe --dir "$t" --input "$batch"
 
 summary
