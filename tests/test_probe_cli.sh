@@ -274,8 +274,18 @@ expect 1 "KvK.dtm: the file is truncated" -- line --variant russian --dir "$d" "
 expect 0 "White to move wins" -- probe --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
 expect 1 "KvK.dtm: the file is truncated" -- check "$d"
 expect 1 "1 bad" -- check --variant russian --dir "$d"
+# --json: the same findings, as one object on one line, exit code as without it
+expect 1 '{"dir": "'"$d"'", "bad": 1, "variants": [{"variant": "russian", "files": 30, "bad": 1, "problems": [{"file": "KvK.dtm", "error": "'"$d"'/russian/KvK.dtm: the file is truncated' -- \
+  check --json --variant russian --dir "$d"
+check "check --json prints more than one line" test "$(wc -l <<< "$out")" -eq 1
+expect 1 '{"dir": "'"$tmp"'/none", "error": "'"$tmp"'/none is not a directory of tables' -- \
+  check --json "$tmp/none"
 cp "$t/russian/KvK.dtm" "$d/russian/KvK.dtm"
 expect 0 "0 bad" -- check "$d"
+expect 0 '"bad": 0, "variants": [{"variant": "russian", "files": 30, "bad": 0, "problems": []}, {"variant": "spanish"' -- \
+  check --json "$d"
+mkdir "$tmp/empty"
+expect 0 '{"dir": "'"$tmp"'/empty", "bad": 0, "variants": []}' -- check --json "$tmp/empty"
 expect 1 "not a directory of tables" -- check "$tmp/none"
 expect 0 "White to move wins" -- probe --variant russian --dir "$d" "W:WKa1,Kc3:BKh8"
 
