@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/api_json.h"
 #include "cli/commands.h"
@@ -17,12 +18,17 @@
 
 static const char help[] =
     "usage: damero info [--json] FILE\n"
+    "       damero info [--json] --variant NAME [--dir DIR] MATERIAL\n"
     "\n"
     "Describes the table of one material: FILE is any of its files (MATERIAL.wdl, .dtm or\n"
-    ".mtc); the .dtm and .mtc files beside it are read and checked. For each side to move:\n"
-    "positions, wins, draws and losses, the longest win in plies (DTM) with an example, the\n"
-    "longest MTC, and the DTM histogram. Counts cover every legal position, including the\n"
-    "symmetric images that a kings-only table stores once.\n"
+    ".mtc); the .dtm and .mtc files beside it are read and checked. With --variant, the\n"
+    "table is named by its MATERIAL instead (e.g. KKMvK, either side first) and its files\n"
+    "are found in DIR/NAME/, as the other commands find them; a missing table is named with\n"
+    "the 'damero gen' command that builds it.\n"
+    "\n"
+    "For each side to move: positions, wins, draws and losses, the longest win in plies\n"
+    "(DTM) with an example, the longest MTC, and the DTM histogram. Counts cover every legal\n"
+    "position, including the symmetric images that a kings-only table stores once.\n"
     "\n"
     "A rule table (MATERIAL.ru0 or .ru1, built by 'damero gen --rules') is described the same\n"
     "way with the values under the variant's move-limit rules, in each position's fresh\n"
@@ -33,14 +39,19 @@ static const char help[] =
     "with its rule table, adding its longest distance to zeroing and how many won or lost\n"
     "states have one (JSON: zeroing_longest, zeroing_known, zeroing_unknown).\n"
     "\n"
-    "  --json  one JSON object: variant, material, positions (both sides to move), and for\n"
-    "          \"white\" and \"black\" (to move): positions, wins, draws, losses, max_dtm,\n"
-    "          max_dtm_fen, dtm_histogram, max_mtc. The histogram maps plies to positions:\n"
-    "          a win in d plies is \"d\", a loss in d plies is \"-d\" (\"0\" is the end of the\n"
-    "          game: a loss, or a win in the giveaway variants). max_dtm and max_mtc are in\n"
-    "          plies, null when there is no win (no decisive position). A rule table's\n"
-    "          object adds rules_reading (0 or 1) and, for each side, cursed_wins and\n"
-    "          blessed_losses; its max_mtc is null.\n";
+    "  --variant NAME  the rules of MATERIAL (see 'damero --help' for the list)\n"
+    "  --dir DIR       with --variant, the table root, as given to 'damero gen --dir'\n"
+    "                  (default: " DEFAULT_DIR_HELP ")\n"
+    "  --json          one JSON object: variant, material, positions (both sides to move),\n"
+    "                  and for \"white\" and \"black\" (to move): positions, wins, draws,\n"
+    "                  losses, max_dtm, max_dtm_fen, dtm_histogram, max_mtc. The histogram\n"
+    "                  maps plies to positions: a win in d plies is \"d\", a loss in d plies\n"
+    "                  is \"-d\" (\"0\" is the end of the game: a loss, or a win in the\n"
+    "                  giveaway variants). max_dtm and max_mtc are in plies, null when there\n"
+    "                  is no win (no decisive position). A rule table's object adds\n"
+    "                  rules_reading (0 or 1) and, for each side, cursed_wins and\n"
+    "                  blessed_losses; its max_mtc is null. A table that cannot be read\n"
+    "                  gives {file, error} instead ({material, error} with --variant).\n";
 
 #define HISTOGRAM_SIZE (DTM_MAX_PLIES + 1)
 
@@ -314,10 +325,42 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
     return t;
 }
 
+/* The file `info --variant NAME MATERIAL` describes: the material's .wdl file in the
+ * variant's folder of the table root dir, the material read with either side first (the
+ * table of KvKK is KKvK's, as damero gen builds it). Returns EXIT_OK with the file in path,
+ * or the exit code after reporting the failure: EXIT_USAGE for a material that cannot be,
+ * EXIT_FAILURE_RUN for a table not built, named with the command that builds it. */
+static int material_file(const struct variant *v, const char *dir, const char *text,
+                         bool json, char *path, size_t path_size)
+{
+    struct material m, built;
+    struct tableset ts;
+    char folder[4096], name[MATERIAL_NAME_SIZE];
+    char err[2 * sizeof folder + 256]; /* the fix names the folder and the root */
+
+    if (material_parse(v, text, &m, err, sizeof err) < 0)
+        return input_failure("info", json, "material", text, EXIT_USAGE, err);
+    built = material_is_canonical(&m) ? m : material_flipped(&m);
+    snprintf(folder, sizeof folder, "%s/%s", dir, v->name);
+    tableset_init(&ts, v, folder); /* only names the folder: nothing to free */
+    tableset_path(&ts, &built, METRIC_WDL, path, path_size);
+    if (access(path, F_OK) == 0)
+        return EXIT_OK;
+    material_name(&m, name);
+    snprintf(err, sizeof err, "no %s table for %s in %s: build it with 'damero gen "
+             "--variant %s --dir %s %s'", table_metric_suffix(METRIC_WDL), name, folder,
+             v->name, dir, name);
+    return input_failure("info", json, "material", text, EXIT_FAILURE_RUN, err);
+}
+
 int cmd_info(int argc, char **argv)
 {
     bool json = false;
+    const struct variant *v = NULL;
+    const char *root = NULL;
     const struct option_spec options[] = {
+        { "variant", OPTION_VARIANT, .to.variant = &v },
+        { "dir", OPTION_PATH, .to.text = &root },
         { "json", OPTION_FLAG, .to.flag = &json },
         { .name = NULL },
     };
@@ -325,7 +368,8 @@ int cmd_info(int argc, char **argv)
     struct tableset ts;
     const struct table *t;
     struct operands operands;
-    char dir[4096], err[1024], name[MATERIAL_NAME_SIZE];
+    char dir[4096], name[MATERIAL_NAME_SIZE], found[4096];
+    char err[sizeof found + 1024]; /* the messages name the file */
     dtm_t *rules[2];
     int reading;
     int status = parse_options("info", help, options, argc, argv, &operands);
@@ -333,8 +377,18 @@ int cmd_info(int argc, char **argv)
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
     if (operands.count != 1)
-        return usage_error("info", "name one table file");
+        return usage_error("info", v ? "name one material" : "name one table file");
     const char *file = operands.arg[0];
+    if (root && !v)
+        return usage_error("info", "--dir goes with --variant and a MATERIAL (a FILE names "
+                                   "its own folder)");
+    if (v) {
+        status = material_file(v, root ? root : default_table_dir(), operands.arg[0], json,
+                               found, sizeof found);
+        if (status != EXIT_OK)
+            return status;
+        file = found;
+    }
     struct zeroing_summary zeroing = { 0 };
     if (!(t = open_table(file, &ts, dir, sizeof dir, rules, &reading, &zeroing, err,
                          sizeof err))) {

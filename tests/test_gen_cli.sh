@@ -231,6 +231,24 @@ for ext in wdl mtc; do
   expect 0 "KKvK: 29760 positions" -- info "$a/KKvK.$ext"
 done
 expect 0 "longest win: 7 plies (DTM)" -- info "$a/KKvK.dtm"
+# --variant NAME MATERIAL: the same as naming its file, found in the table root (--dir or
+# DAMERO_TABLES), the material with either side first
+by_file=$("$damero" info --json "$a/KKvK.dtm")
+for material in KKvK KvKK; do
+  checks=$((checks + 1))
+  by_name=$("$damero" info --json --variant russian --dir "$tmp/a" "$material")
+  [ -n "$by_name" ] && [ "$by_name" = "$by_file" ] || fail "info --variant russian $material printed '$by_name', not '$by_file'"
+done
+checks=$((checks + 1))
+by_name=$(DAMERO_TABLES=$tmp/a "$damero" info --variant russian KMvK)
+[ "$by_name" = "$("$damero" info "$a/KMvK.wdl")" ] || fail "info --variant, the root from DAMERO_TABLES: '$by_name'"
+expect 1 "no .wdl table for KKKvK in $a: build it with 'damero gen --variant russian --dir $tmp/a KKKvK'" -- \
+  info --variant russian --dir "$tmp/a" KKKvK
+expect 1 '{"material": "KvKKK", "error": "no .wdl table for KvKKK in '"$a"': build it with' -- \
+  info --json --variant russian --dir "$tmp/a" KvKKK
+expect 2 "'KXvK' is not a material" -- info --variant russian --dir "$tmp/a" KXvK
+expect 2 "--dir goes with --variant" -- info --dir "$tmp/a" "$a/KvK.wdl"
+expect 2 "name one material" -- info --variant russian --dir "$tmp/a"
 
 # side_json JSON SIDE: the object of SIDE ("white" or "black") in info's JSON, which
 # gives White's first.
