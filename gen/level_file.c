@@ -301,15 +301,15 @@ static bool reader_at_end(struct level_reader *r)
     return r->in.pos == r->in.size && fgetc(r->f) == EOF;
 }
 
-/* Reads the level file with the header `want` into v (NULL pointers skip values). */
-static int read_level(const struct level_files *files, const struct level_header *want,
-                      struct level_values *v, char *err, size_t err_size)
+/* Reads the level file at path, whose header must be `want`, into v (NULL pointers skip
+ * values). Returns 0 when the file is whole: the header wanted, the frame's checksum
+ * right, nothing after it; else -1. */
+static int read_level_file(const char *path, const struct level_header *want,
+                           struct level_values *v)
 {
-    char path[4096];
     struct level_reader r;
     struct level_header h;
     uint64_t positions = want->positions;
-    level_path(files->ts, &files->m, want->rank, path, sizeof path);
     int result = reader_open(&r, path, want, &h);
     for (int side = 0; side < 2 && result == 0 && want->wdl_only; side++)
         result = reader_read(&r, v->wdl[side], wdl_packed_bytes(positions));
@@ -323,10 +323,22 @@ static int read_level(const struct level_files *files, const struct level_header
     if (result == 0 && !reader_at_end(&r))
         result = -1;
     reader_close(&r);
-    if (result < 0)
-        snprintf(err, err_size, "the level file %s is damaged or from another build; remove "
-                 "it (and the other level files of its material) and build again", path);
     return result;
+}
+
+/* Reads the level file with the header `want` into v (NULL pointers skip values). */
+static int read_level(const struct level_files *files, const struct level_header *want,
+                      struct level_values *v, char *err, size_t err_size)
+{
+    char path[4096];
+    level_path(files->ts, &files->m, want->rank, path, sizeof path);
+    if (read_level_file(path, want, v) == 0)
+        return 0;
+    /* resuming checks every level file it trusts (has_level): the next build solves this
+     * one again */
+    snprintf(err, err_size, "the level file %s is damaged or from another build; build "
+             "again", path);
+    return -1;
 }
 
 /* The level held in memory with the header `want`, or NULL when it is not held whole. */
@@ -377,11 +389,27 @@ static int find_level(const struct level_files *files, int rank, uint64_t positi
     return found;
 }
 
+/* Whether the level file with header h is whole, read through, its checksum checked:
+ * a killed build's file is trusted only then. Says on stderr when it is damaged. */
+static bool level_file_whole(const struct level_files *files, const struct level_header *h)
+{
+    char path[4096];
+    struct level_values skipped = { 0 };
+    level_path(files->ts, &files->m, h->rank, path, sizeof path);
+    if (read_level_file(path, h, &skipped) == 0)
+        return true;
+    fprintf(stderr, "damero: the level file %s is damaged: solving its level again\n", path);
+    return false;
+}
+
+/* A level file with another header (another build, an older format) is not this build's
+ * level: it is solved again, and its file replaced. */
 static bool has_level(void *context, int rank, uint64_t positions)
 {
     struct level_files *files = context;
     struct level_header h;
-    bool found = find_level(files, rank, positions, &h) == 0;
+    bool found = find_level(files, rank, positions, &h) == 0 &&
+                 (files->held || level_file_whole(files, &h));
     files->found += found;
     return found;
 }

@@ -107,6 +107,26 @@ for n in 2 5 9; do
 done
 check "only $resumed_levels of the 3 kills landed inside a material" test "$resumed_levels" -eq 3
 
+# A level file damaged after the kill is read through before it is trusted: the build
+# says so, solves that level again, and ends with the bytes of a build never interrupted
+# (trusted on its header alone, it failed the build once every other level was solved).
+d=$tmp/damaged/russian
+DAMERO_KILL_AT_LEVEL_FILE=40 LD_PRELOAD=$kill_at_level \
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+  "$damero" gen --variant russian MMvMM --threads 2 --hold-levels 0 --dir "$tmp/damaged" \
+  > /dev/null 2>&1
+left=$(unfinished "$d")
+victim=$(ls "$d/$left".level* | tail -1) # the last one written: the others resume
+check "the level file to damage is too small to have data past its header" \
+  test "$(wc -c < "$victim")" -gt 1000
+flip_byte "$victim" $(($(wc -c < "$victim") / 2))
+expect 0 "the level file $victim is damaged: solving its level again" -- gen \
+  --variant russian MMvMM --threads 2 --hold-levels 0 --dir "$tmp/damaged"
+check "the build did not resume from the level files before the damaged one: $out" \
+  grep -q "levels of men advancement found finished" <<< "$out"
+check "a build with a damaged level file differs from one never killed" \
+  same_files "$tmp/reference-levels/russian" "$d"
+
 # Held in memory (the default for so small a material), no level file is written: the
 # same kill never comes. Killed from outside, such a build solves the material again.
 DAMERO_KILL_AT_LEVEL_FILE=1 LD_PRELOAD=$kill_at_level \

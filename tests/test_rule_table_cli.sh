@@ -9,13 +9,6 @@ damero=$1
 . "$(dirname "$0")/cli_harness.sh"
 make_tmp rule-table-cli
 
-# flip_byte FILE OFFSET: inverts one byte in place.
-flip_byte() {
-  local byte
-  byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-  printf "\\$(printf %03o $((byte ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-
 three=(KvK KvM MvM KKvK KKvM KMvK KMvM MMvK MMvM) # every russian material of 2-3 pieces
 
 # --- One rule table per reading of the row, beside the others ----------------------------
