@@ -21,7 +21,8 @@
 /* The lock of a table folder, held by the build writing into it (see lock_folder). */
 #define LOCK_NAME ".damero-gen.lock"
 
-/* Whether name is a table's temporary file: MATERIAL.SUFFIX.tmp.PID (table_file_write). */
+/* Whether name is a table's temporary file: MATERIAL.SUFFIX.tmp.PID (table_file_write),
+ * for every kind of table file, the rule and distance tables' included. */
 static bool is_table_temporary(const char *name)
 {
     const char *tag = strstr(name, ".tmp.");
@@ -29,7 +30,7 @@ static bool is_table_temporary(const char *name)
     if (!tag || tag[5] == '\0' || tag - name < 4)
         return false;
     strtol(tag + 5, &end, 10);
-    for (enum table_metric metric = METRIC_WDL; metric <= METRIC_MTC; metric++)
+    for (enum table_metric metric = METRIC_WDL; metric <= METRIC_LAST; metric++)
         if (*end == '\0' && strncmp(tag - 4, table_metric_suffix(metric), 4) == 0)
             return true;
     return false;

@@ -11,7 +11,9 @@
 #include "store/table_io.h"
 
 #define LEVEL_MAGIC "DAMEROLV"
-#define LEVEL_FILE_VERSION 2 /* 2: a WDL-only build keeps two bits a position */
+/* 2: a WDL-only build keeps two bits a position; 3: the largest values again at the end
+ * of the frame, under its checksum */
+#define LEVEL_FILE_VERSION 3
 #define LEVEL_COMPRESSION 1 /* the files live minutes: fast beats small */
 
 struct level_header {
@@ -21,7 +23,8 @@ struct level_header {
     int32_t rank;
     uint64_t positions; /* per side to move */
     uint32_t wdl_only; /* WDL in two bits (solve/solve.h) rather than DTM, MTC, captures */
-    uint32_t max_dtm, max_mtc; /* the largest values, which decide the files' widths */
+    uint32_t max_dtm, max_mtc; /* the largest values, which decide the files' widths (the
+                                * frame ends with them again: see largest_values) */
     char variant[32];
 };
 
@@ -129,9 +132,19 @@ static uint32_t largest(const uint16_t *const values[2], uint64_t n)
     return most;
 }
 
+/* The header's largest values, which the frame ends with: a damaged header would
+ * otherwise choose a table file's width unseen (too narrow a width cuts values). */
+static void largest_values(const struct level_header *h, uint32_t out[2])
+{
+    out[0] = h->max_dtm;
+    out[1] = h->max_mtc;
+}
+
 static int write_level_contents(FILE *f, const struct level_header *h,
                                 const struct finished_level *l)
 {
+    uint32_t largest[2];
+    largest_values(h, largest);
     size_t buffer_size = ZSTD_CStreamOutSize();
     void *buffer = malloc(buffer_size);
     ZSTD_CCtx *cctx = ZSTD_createCCtx();
@@ -143,7 +156,7 @@ static int write_level_contents(FILE *f, const struct level_header *h,
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, omp_get_max_threads());
     }
     for (int side = 0; side < 2 && result == 0 && h->wdl_only; side++)
-        result = compress_into(f, cctx, l->wdl[side], wdl_packed_bytes(l->positions), side == 1,
+        result = compress_into(f, cctx, l->wdl[side], wdl_packed_bytes(l->positions), false,
                                buffer, buffer_size);
     for (int side = 0; side < 2 && result == 0 && !h->wdl_only; side++) {
         result = compress_into(f, cctx, l->dtm[side], l->positions * sizeof(dtm_t), false,
@@ -152,9 +165,11 @@ static int write_level_contents(FILE *f, const struct level_header *h,
             result = compress_into(f, cctx, l->mtc[side], l->positions * sizeof(mtc_t), false,
                                    buffer, buffer_size);
         if (result == 0)
-            result = compress_into(f, cctx, l->captures[side], l->positions, side == 1, buffer,
+            result = compress_into(f, cctx, l->captures[side], l->positions, false, buffer,
                                    buffer_size);
     }
+    if (result == 0)
+        result = compress_into(f, cctx, largest, sizeof largest, true, buffer, buffer_size);
     if (result == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0))
         result = -1;
     ZSTD_freeCCtx(cctx);
@@ -301,15 +316,15 @@ static bool reader_at_end(struct level_reader *r)
     return r->in.pos == r->in.size && fgetc(r->f) == EOF;
 }
 
-/* Reads the level file with the header `want` into v (NULL pointers skip values). */
-static int read_level(const struct level_files *files, const struct level_header *want,
-                      struct level_values *v, char *err, size_t err_size)
+/* Reads the level file at path, whose header must be `want`, into v (NULL pointers skip
+ * values). Returns 0 when the file is whole: the header wanted, with the largest values
+ * the frame ends with, the frame's checksum right, nothing after it; else -1. */
+static int read_level_file(const char *path, const struct level_header *want,
+                           struct level_values *v)
 {
-    char path[4096];
     struct level_reader r;
     struct level_header h;
     uint64_t positions = want->positions;
-    level_path(files->ts, &files->m, want->rank, path, sizeof path);
     int result = reader_open(&r, path, want, &h);
     for (int side = 0; side < 2 && result == 0 && want->wdl_only; side++)
         result = reader_read(&r, v->wdl[side], wdl_packed_bytes(positions));
@@ -320,13 +335,30 @@ static int read_level(const struct level_files *files, const struct level_header
         if (result == 0)
             result = reader_read(&r, v->captures[side], positions);
     }
-    if (result == 0 && !reader_at_end(&r))
+    uint32_t largest[2], in_header[2];
+    if (result == 0) {
+        largest_values(&h, in_header);
+        result = reader_read(&r, largest, sizeof largest);
+    }
+    if (result == 0 && (memcmp(largest, in_header, sizeof largest) != 0 || !reader_at_end(&r)))
         result = -1;
     reader_close(&r);
-    if (result < 0)
-        snprintf(err, err_size, "the level file %s is damaged or from another build; remove "
-                 "it (and the other level files of its material) and build again", path);
     return result;
+}
+
+/* Reads the level file with the header `want` into v (NULL pointers skip values). */
+static int read_level(const struct level_files *files, const struct level_header *want,
+                      struct level_values *v, char *err, size_t err_size)
+{
+    char path[4096];
+    level_path(files->ts, &files->m, want->rank, path, sizeof path);
+    if (read_level_file(path, want, v) == 0)
+        return 0;
+    /* resuming checks every level file it trusts (has_level): the next build solves this
+     * one again */
+    snprintf(err, err_size, "the level file %s is damaged or from another build; build "
+             "again", path);
+    return -1;
 }
 
 /* The level held in memory with the header `want`, or NULL when it is not held whole. */
@@ -377,11 +409,27 @@ static int find_level(const struct level_files *files, int rank, uint64_t positi
     return found;
 }
 
+/* Whether the level file with header h is whole, read through, its checksum checked:
+ * a killed build's file is trusted only then. Says on stderr when it is damaged. */
+static bool level_file_whole(const struct level_files *files, const struct level_header *h)
+{
+    char path[4096];
+    struct level_values skipped = { 0 };
+    level_path(files->ts, &files->m, h->rank, path, sizeof path);
+    if (read_level_file(path, h, &skipped) == 0)
+        return true;
+    fprintf(stderr, "damero: the level file %s is damaged: solving its level again\n", path);
+    return false;
+}
+
+/* A level file with another header (another build, an older format) is not this build's
+ * level: it is solved again, and its file replaced. */
 static bool has_level(void *context, int rank, uint64_t positions)
 {
     struct level_files *files = context;
     struct level_header h;
-    bool found = find_level(files, rank, positions, &h) == 0;
+    bool found = find_level(files, rank, positions, &h) == 0 &&
+                 (files->held || level_file_whole(files, &h));
     files->found += found;
     return found;
 }

@@ -7,8 +7,11 @@
  * A level file is a fixed header (its material, level, size and largest values) and one
  * zstd frame with its checksum: for each side to move, the level's DTM (16-bit), its MTC
  * (16-bit) and a byte per position, nonzero where the side to move must capture; in a
- * WDL-only build, for each side only the WDL, two bits a position (solve/solve.h). Values are in the machine's byte order: these files live only
- * while their material is being built, on the machine that builds it.
+ * WDL-only build, for each side only the WDL, two bits a position (solve/solve.h); then,
+ * under the frame's checksum, the header's largest DTM and MTC again. Values are in the
+ * machine's byte order: these files live only while their material is being built, on
+ * the machine that builds it. A killed build's level file is trusted only when it is
+ * read through, its checksum right: a damaged one is solved again.
  *
  * A small material's levels are held in memory instead (ts->levels_held_most):
  * it is solved in seconds, so a killed build loses little by solving it again, while a

@@ -61,6 +61,13 @@ same_files() {
   return $ok
 }
 
+# flip_byte FILE OFFSET: inverts one byte in place.
+flip_byte() {
+  local byte
+  byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+  printf "\\$(printf %03o $((byte ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 # summary: how many checks passed and failed; fails when any check did.
 summary() {
   echo "$((checks - failures)) passed, $failures failed"

@@ -16,13 +16,6 @@ no_temporary() {
   [ -z "$left" ] || { echo "    left behind: $left"; return 1; }
 }
 
-# flip_byte FILE OFFSET: inverts one byte in place.
-flip_byte() {
-  local byte
-  byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-  printf "\\$(printf %03o $((byte ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-
 # middle FILE: an offset in the middle of FILE, inside its compressed blocks.
 middle() {
   echo $(($(wc -c < "$1") / 2))

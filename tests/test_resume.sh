@@ -107,6 +107,41 @@ for n in 2 5 9; do
 done
 check "only $resumed_levels of the 3 kills landed inside a material" test "$resumed_levels" -eq 3
 
+# A level file damaged after the kill is read through before it is trusted: the build
+# says so, solves that level again, and ends with the bytes of a build never interrupted
+# (trusted on its header alone, it failed the build once every other level was solved).
+# damaged_level NAME OFFSET WORDS: kills a build at its 40th level file (inside KMvM),
+# flips the byte at OFFSET ("middle": in the zstd frame) of the last level file written,
+# and builds again into $tmp/NAME, which says WORDS.
+damaged_level() {
+  local d=$tmp/$1/russian at=$2 words=$3 victim
+  DAMERO_KILL_AT_LEVEL_FILE=40 LD_PRELOAD=$kill_at_level \
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+    "$damero" gen --variant russian MMvMM --threads 2 --hold-levels 0 --dir "$tmp/$1" \
+    > /dev/null 2>&1
+  victim=$(ls "$d/$(unfinished "$d")".level* | tail -1) # the others resume
+  check "$1: the level file to damage is too small to have data past its header" \
+    test "$(wc -c < "$victim")" -gt 1000
+  [ "$at" = middle ] && at=$(($(wc -c < "$victim") / 2))
+  flip_byte "$victim" "$at"
+  expect 0 "$words" -- gen \
+    --variant russian MMvMM --threads 2 --hold-levels 0 --dir "$tmp/$1"
+  check "$1: the build did not resume from the level files before the damaged one: $out" \
+    grep -q "levels of men advancement found finished" <<< "$out"
+  check "$1: a build with a damaged level file differs from one never killed" \
+    same_files "$tmp/reference-levels/russian" "$d"
+}
+damaged="is damaged: solving its level again"
+damaged_level damaged-values middle "$damaged"
+# the header's largest DTM (bytes 36 to 39 of struct level_header), which chooses the
+# .dtm file's width: byte 37 flipped makes it 16 bits where 8 sufficed
+damaged_level damaged-largest 37 "$damaged"
+# the header's format version (bytes 8 to 11): another version's level is solved again,
+# without a word
+damaged_level other-version 8 "levels of men advancement found finished"
+check "a level file of another version was called damaged: $out" \
+  test -z "$(grep 'is damaged' <<< "$out")"
+
 # Held in memory (the default for so small a material), no level file is written: the
 # same kill never comes. Killed from outside, such a build solves the material again.
 DAMERO_KILL_AT_LEVEL_FILE=1 LD_PRELOAD=$kill_at_level \

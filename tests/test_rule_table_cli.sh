@@ -9,13 +9,6 @@ damero=$1
 . "$(dirname "$0")/cli_harness.sh"
 make_tmp rule-table-cli
 
-# flip_byte FILE OFFSET: inverts one byte in place.
-flip_byte() {
-  local byte
-  byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-  printf "\\$(printf %03o $((byte ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-
 three=(KvK KvM MvM KKvK KKvM KMvK KMvM MMvK MMvM) # every russian material of 2-3 pieces
 
 # --- One rule table per reading of the row, beside the others ----------------------------
@@ -37,9 +30,17 @@ expect 0 "russian: 9 tables built" -- gen --variant russian --pieces 3 --rules -
 check "1 and 2 threads wrote different files" same_files "$one" "$tmp/two/russian"
 
 # --- Kept when intact, rebuilt (the same) when missing; refused without DTM -----------
+# The temporaries a killed `gen --rules` leaves (rule and distance tables being written)
+# are removed by the next build, as those of the value tables are.
 cp -r "$tmp/one" "$tmp/again"
 rm "$tmp/again/russian/KMvK.ru0"
+echo partial > "$tmp/again/russian/KMvK.ru0.tmp.1"
+echo partial > "$tmp/again/russian/KMvK.rz1.tmp.$$"
 expect 0 "0 tables built, 9 found intact" -- gen --variant russian --pieces 3 --rules --dir "$tmp/again"
+check "a rule table's temporary of a killed build is still there" \
+  test ! -e "$tmp/again/russian/KMvK.ru0.tmp.1"
+check "a distance table's temporary of a killed build is still there" \
+  test ! -e "$tmp/again/russian/KMvK.rz1.tmp.$$"
 check "a rule table rebuilt differs" same_files "$one" "$tmp/again/russian"
 expect 2 "--rules reads DTM and MTC" -- gen --variant russian --pieces 3 --rules --metrics wdl --dir "$tmp/wdl"
 
