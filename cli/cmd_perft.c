@@ -11,7 +11,8 @@
 #include "core/perft.h"
 
 static const char help[] =
-    "usage: damero perft --variant NAME --depth D [--keep-duplicates] [--divide] [FEN]\n"
+    "usage: damero perft --variant NAME --depth D [--keep-duplicates | --keep-paths]\n"
+    "                    [--divide] [FEN]\n"
     "\n"
     "Counts the move sequences of 1..D plies from the position FEN (in the variant's own\n"
     "notation, e.g. W:W31,32,K45:B1,2,K7 or, algebraic, W:Wc3,Kd4:Bf6; the initial one by\n"
@@ -23,6 +24,9 @@ static const char help[] =
     "  --fen FEN          the same as the FEN operand (as every command takes a position)\n"
     "  --keep-duplicates  count captures that take the same pieces in another order as\n"
     "                     different moves (by default they are one move, as players see it)\n"
+    "  --keep-paths       count every capture path apart: --keep-duplicates, and a flying\n"
+    "                     king touching down elsewhere between two jumps (the Turkish\n"
+    "                     figures published beyond depth 6 count so)\n"
     "  --divide           after the counts, the nodes below each move at the root\n";
 
 static void print_divide(const struct variant *v, const struct position *p, int depth,
@@ -45,12 +49,13 @@ int cmd_perft(int argc, char **argv)
     const struct variant *v = NULL;
     const char *fen = NULL;
     int depth = 0;
-    bool keep_duplicates = false, divide = false;
+    bool keep_duplicates = false, keep_paths = false, divide = false;
     const struct option_spec options[] = {
         { "variant", OPTION_VARIANT, .to.variant = &v, .required = true },
         { "depth", OPTION_NUMBER, .to.number = &depth, .min = 1, .max = 20, .required = true },
         { "fen", OPTION_TEXT, .to.text = &fen },
         { "keep-duplicates", OPTION_FLAG, .to.flag = &keep_duplicates },
+        { "keep-paths", OPTION_FLAG, .to.flag = &keep_paths },
         { "divide", OPTION_FLAG, .to.flag = &divide },
         { .name = NULL },
     };
@@ -67,7 +72,7 @@ int cmd_perft(int argc, char **argv)
         return status;
     if (operands.count == 1)
         fen = operands.arg[0];
-    unsigned flags = keep_duplicates ? MOVES_KEEP_DUPLICATES : 0;
+    unsigned flags = keep_paths ? MOVES_KEEP_PATHS : keep_duplicates ? MOVES_KEEP_DUPLICATES : 0;
     if (fen) {
         if (fen_parse(v, fen, &p, err, sizeof err) < 0)
             return usage_error("perft", "%s", err);

@@ -142,8 +142,12 @@ static bool same_capture(const struct move *m, const struct capture_search *cs, 
     if (m->from != cs->from || m->to != to || m->captured != cs->captured ||
         m->promotes != promotes)
         return false;
-    return !(cs->flags & MOVES_KEEP_DUPLICATES) ||
-           memcmp(m->jumped, cs->jumped, (size_t)cs->jumps) == 0;
+    if ((cs->flags & MOVES_KEEP_DUPLICATES) &&
+        memcmp(m->jumped, cs->jumped, (size_t)cs->jumps) != 0)
+        return false;
+    /* the last landing is `to`: the squares touched down on between jumps differ */
+    return !(cs->flags & MOVES_KEEP_TOUCHDOWNS) ||
+           memcmp(m->landing, cs->landing, (size_t)cs->jumps) == 0;
 }
 
 /* Lists the capture the search has just found ending on `to`, unless a better capture is
@@ -177,13 +181,12 @@ static ALWAYS_INLINE void record_capture(struct capture_search *cs, int to)
     m->num_jumps = (uint8_t)cs->jumps;
     m->promotes = promotes;
     m->precedence = precedence;
-    if (cs->counting && !(cs->flags & MOVES_KEEP_DUPLICATES))
+    if (cs->counting && !(cs->flags & MOVES_KEEP_PATHS))
         return; /* a count tells captures apart by what same_capture reads, no more */
     /* Whole arrays, bytes past the jumps included (never read): a copy of a known size
      * is a few register moves, one of a variable size a call. */
     memcpy(m->jumped, cs->jumped, sizeof m->jumped);
-    if (!cs->counting)
-        memcpy(m->landing, cs->landing, sizeof m->landing);
+    memcpy(m->landing, cs->landing, sizeof m->landing);
 }
 
 #define NO_DIRECTION (-1)

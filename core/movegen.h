@@ -59,11 +59,13 @@ king_quiet_targets(const struct variant *v, const struct geometry *g, int k, enu
 }
 
 /* How to tell capture moves apart. Two capture sequences that take the same pieces and
- * end on the same square are one move by default (as players and PDN see them). With
- * MOVES_KEEP_DUPLICATES they are counted apart when they take the pieces in a different
- * order, the convention of published perft figures; sequences that differ only in where
- * a flying king touched down between two jumps remain one move. */
-enum move_flags { MOVES_KEEP_DUPLICATES = 1 };
+ * end on the same square are one move by default (as players and PDN see them). The two
+ * conventions of published perft figures that count duplicates: MOVES_KEEP_DUPLICATES,
+ * captures taking the pieces in a different order are moves apart; MOVES_KEEP_PATHS,
+ * every capture path is, a flying king touching down on another square between two
+ * jumps too. */
+enum move_flags { MOVES_KEEP_DUPLICATES = 1, MOVES_KEEP_TOUCHDOWNS = 2,
+                  MOVES_KEEP_PATHS = MOVES_KEEP_DUPLICATES | MOVES_KEEP_TOUCHDOWNS };
 
 /* Every legal move of the side to move. Thread-safe (no shared state). */
 void generate_moves(const struct variant *v, const struct position *p, unsigned flags,

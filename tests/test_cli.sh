@@ -8,6 +8,8 @@ expect 0 "perft" -- --help
 expect 0 "--keep-duplicates" -- perft --help
 expect 0 " 3            658" -- perft --variant international --depth 3
 expect 0 " 8         929905" -- perft --variant russian --depth 8 --keep-duplicates
+expect 0 " 7       10782382" -- perft --variant turkish --depth 7 --keep-paths
+expect 0 " 7       10782308" -- perft --variant turkish --depth 7 --keep-duplicates
 expect 0 " 4             73" -- perft --variant international --depth 4 \
   --fen "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
 expect 0 "c3-d4" -- perft --variant russian --depth 2 --divide

@@ -44,10 +44,19 @@ static const struct perft_case cases[] = {
       { 9, 81, 658, 4265, 27117, 167140, 1049442, 6483971 } },
     { "russian", NULL, MOVES_KEEP_DUPLICATES, 8,
       { 7, 49, 302, 1469, 7482, 37986, 190146, 929905 } },
-    /* Turkish draughts: the figures another Turkish program publishes to depth 5 and
-     * beyond (docs/rules.md, section 8); no two captures of the same pieces differ in order yet. */
+    /* Turkish draughts: the figures another Turkish program publishes (docs/rules.md,
+     * section 8); it counts every capture path, a flying king's touch-downs between two
+     * jumps included: from depth 7 on its figures are those of MOVES_KEEP_PATHS. */
     { "turkish", NULL, 0, 6, { 8, 64, 708, 7538, 85090, 931312 } },
-    { "turkish", NULL, MOVES_KEEP_DUPLICATES, 6, { 8, 64, 708, 7538, 85090, 931312 } },
+    { "turkish", NULL, MOVES_KEEP_DUPLICATES, 7,
+      { 8, 64, 708, 7538, 85090, 931312, 10782308 } },
+    { "turkish", NULL, MOVES_KEEP_PATHS, 7,
+      { 8, 64, 708, 7538, 85090, 931312, 10782382 } },
+    /* Russian with every path apart parts from the published duplicates-kept figures
+     * (another Russian program's, which count orders apart only) at depth 10: 19
+     * captures of a king touching down on different squares. */
+    { "russian", NULL, MOVES_KEEP_PATHS, 10,
+      { 7, 49, 302, 1469, 7482, 37986, 190146, 929905, 4570667, 22450647 } },
     /* A tactical middle-game position rich in multiple captures. */
     { "international",
       "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38", 0, 10,
@@ -66,12 +75,12 @@ static const struct perft_case deep_cases[] = {
       { 9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763,
         1665861398 } },
     /* Turkish from depth 7 on: one move per pieces taken and end, as the reference counts
-     * too (tests/test_reference.c); that program, which counts a flying king's different
-     * touch-downs apart, publishes 10 782 382 and 123 290 300 (docs/rules.md, section 8). */
+     * too (tests/test_reference.c); every capture path apart, the published 10 782 382
+     * and 123 290 300 (docs/rules.md, section 8). */
     { "turkish", NULL, 0, 8,
       { 8, 64, 708, 7538, 85090, 931312, 10782308, 123285642 } },
-    { "turkish", NULL, MOVES_KEEP_DUPLICATES, 8,
-      { 8, 64, 708, 7538, 85090, 931312, 10782308, 123285642 } },
+    { "turkish", NULL, MOVES_KEEP_PATHS, 8,
+      { 8, 64, 708, 7538, 85090, 931312, 10782382, 123290300 } },
 };
 
 static void check_cases(const struct perft_case *cases, size_t count)

@@ -164,8 +164,9 @@ struct key {
     int from, to;
     bb_t captured;
     bool promotes;
-    int num_jumps;          /* the order of the pieces taken: with keep_order only */
-    int jumped[REF_MAX_JUMPS];
+    int num_jumps;             /* with MOVES_KEEP_DUPLICATES: */
+    int jumped[REF_MAX_JUMPS]; /* the pieces in the order taken */
+    int landed[REF_MAX_JUMPS]; /* with MOVES_KEEP_TOUCHDOWNS: where it came down after each */
     int index;              /* in the generator's own list, for printing */
 };
 
@@ -183,13 +184,16 @@ static int compare_keys(const void *pa, const void *pb)
         return a->promotes ? 1 : -1;
     if (a->num_jumps != b->num_jumps)
         return a->num_jumps < b->num_jumps ? -1 : 1;
-    for (int i = 0; i < a->num_jumps; i++)
+    for (int i = 0; i < a->num_jumps; i++) {
         if (a->jumped[i] != b->jumped[i])
             return a->jumped[i] < b->jumped[i] ? -1 : 1;
+        if (a->landed[i] != b->landed[i])
+            return a->landed[i] < b->landed[i] ? -1 : 1;
+    }
     return 0;
 }
 
-static struct key core_key(const struct move *m, bool keep_order, int index)
+static struct key core_key(const struct move *m, unsigned flags, int index)
 {
     struct key k;
 
@@ -199,15 +203,17 @@ static struct key core_key(const struct move *m, bool keep_order, int index)
     k.captured = m->captured;
     k.promotes = m->promotes;
     k.index = index;
-    if (keep_order) {
+    if (flags & MOVES_KEEP_DUPLICATES) {
         k.num_jumps = m->num_jumps;
-        for (int i = 0; i < m->num_jumps && i < REF_MAX_JUMPS; i++)
+        for (int i = 0; i < m->num_jumps && i < REF_MAX_JUMPS; i++) {
             k.jumped[i] = m->jumped[i];
+            k.landed[i] = flags & MOVES_KEEP_TOUCHDOWNS ? m->landing[i] : 0;
+        }
     }
     return k;
 }
 
-static struct key ref_key(const struct variant *v, const struct ref_move *m, bool keep_order,
+static struct key ref_key(const struct variant *v, const struct ref_move *m, unsigned flags,
                           int index)
 {
     struct key k;
@@ -219,10 +225,12 @@ static struct key ref_key(const struct variant *v, const struct ref_move *m, boo
         k.captured |= bb_of(ref_bit(v, m->jumped[i]));
     k.promotes = m->promotes;
     k.index = index;
-    if (keep_order) {
+    if (flags & MOVES_KEEP_DUPLICATES) {
         k.num_jumps = m->num_jumps;
-        for (int i = 0; i < m->num_jumps; i++)
+        for (int i = 0; i < m->num_jumps; i++) {
             k.jumped[i] = ref_bit(v, m->jumped[i]);
+            k.landed[i] = flags & MOVES_KEEP_TOUCHDOWNS ? ref_bit(v, m->landed[i]) : 0;
+        }
     }
     return k;
 }
@@ -269,18 +277,17 @@ static bool same_moves(const struct variant *v, const struct position *p, unsign
                        const struct move_list *core, const struct ref_move_list *ref,
                        bool report)
 {
-    bool keep = (flags & MOVES_KEEP_DUPLICATES) != 0;
     int nc = core->count, nr = 0;
     bool same = !core->overflow;
     char text[MOVE_TEXT_SIZE], line[512], fen[FEN_SIZE];
 
     for (int i = 0; i < nc; i++)
-        core_keys[i] = core_key(&core->moves[i], keep, i);
+        core_keys[i] = core_key(&core->moves[i], flags, i);
     for (int i = 0; i < ref->count; i++)
-        ref_keys[i] = ref_key(v, &ref->moves[i], keep, i);
+        ref_keys[i] = ref_key(v, &ref->moves[i], flags, i);
     qsort(core_keys, (size_t)nc, sizeof core_keys[0], compare_keys);
     qsort(ref_keys, (size_t)ref->count, sizeof ref_keys[0], compare_keys);
-    /* The reference lists orders apart; without keep_order they are one move. */
+    /* The reference lists every path apart; the keys keep what flags tell apart. */
     for (int i = 0; i < ref->count; i++)
         if (nr == 0 || compare_keys(&ref_keys[nr - 1], &ref_keys[i]) != 0)
             ref_keys[nr++] = ref_keys[i];
@@ -318,7 +325,7 @@ static bool same_moves(const struct variant *v, const struct position *p, unsign
 
     fen_print(v, p, fen);
     print_error("%s %s%s: core has %d moves%s, the reference %d\n", v->name, fen,
-                keep ? " (duplicates kept)" : "", nc, core->overflow ? " (overflow)" : "", nr);
+                flags == MOVES_KEEP_PATHS ? " (every path)" : flags ? " (duplicates kept)" : "", nc, core->overflow ? " (overflow)" : "", nr);
     i = j = 0;
     while (i < nc || j < nr) {
         int c = i == nc ? 1 : j == nr ? -1 : compare_keys(&core_keys[i], &ref_keys[j]);
@@ -358,6 +365,7 @@ static void test_against_reference(void **state)
     for (const char *c = v->name; *c; c++)
         seed = (seed ^ (uint8_t)*c) * 0x100000001B3ull;
     memset(&ref_stats, 0, sizeof ref_stats);
+    ref_options.keep_touchdowns = true; /* every path: the keys tell what each pass keeps */
 
     for (int n = 0; n < POSITIONS_PER_VARIANT; n++) {
         /* Every other position has up to 12 pieces a side, the others up to 1, 2, ... 12
@@ -387,16 +395,17 @@ static void test_against_reference(void **state)
         }
         moves += ref.count;
 
-        for (int f = 0; f < 2; f++) {
-            unsigned flags = f ? MOVES_KEEP_DUPLICATES : 0;
-            generate_moves(v, &p, flags, &core);
-            if (!same_moves(v, &p, flags, &core, &ref, mismatches < MAX_REPORTED))
+        static const unsigned conventions[] = { 0, MOVES_KEEP_DUPLICATES, MOVES_KEEP_PATHS };
+        for (int f = 0; f < 3; f++) {
+            generate_moves(v, &p, conventions[f], &core);
+            if (!same_moves(v, &p, conventions[f], &core, &ref, mismatches < MAX_REPORTED))
                 bad = true;
         }
         mismatches += bad;
     }
+    ref_options.keep_touchdowns = false;
     print_message("%-13s %d positions, %d with a capture (%d by a king, longest %d pieces), "
-                  "%d moves; %ld landings and %ld captures refused, %ld men crowned and "
+                  "%d capture paths and moves; %ld landings and %ld captures refused, %ld men crowned and "
                   "%ld uncrowned on the last rank mid-capture\n", v->name,
                   POSITIONS_PER_VARIANT, captures, king_captures, longest, moves,
                   ref_stats.landings_refused, ref_stats.captures_refused,
