@@ -42,7 +42,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
     const struct option_spec options[] = {
         { "variant", OPTION_VARIANT_NAME, .to.text = &a->variant },
         { "json", OPTION_FLAG, .to.flag = &a->json },
-        { "dir", OPTION_TEXT, .to.text = &a->dir }, /* read only: "" is no directory */
+        { "dir", OPTION_PATH, .to.text = &a->dir },
         { .name = NULL },
     };
     struct operands operands;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/api_json.h"
@@ -389,6 +390,12 @@ int cmd_info(int argc, char **argv)
             return status;
         file = found;
     }
+    struct stat st;
+    if (!v && stat(file, &st) == 0 && S_ISDIR(st.st_mode))
+        return input_failure("info", json, "file", file, EXIT_USAGE,
+                             "FILE is one table file (e.g. tables/russian/KKvK.wdl), and this "
+                             "is a directory: name a file in it, or give --variant NAME "
+                             "MATERIAL (with --dir for a folder of tables)");
     struct zeroing_summary zeroing = { 0 };
     if (!(t = open_table(file, &ts, dir, sizeof dir, rules, &reading, &zeroing, err,
                          sizeof err))) {

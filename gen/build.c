@@ -71,6 +71,11 @@ static int lock_folder(const char *dir, char *err, size_t err_size)
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
     if (fd < 0 && (errno == EACCES || errno == EROFS))
         return UNLOCKED_READ_ONLY;
+    if (fd < 0 && errno == ELOOP) { /* O_NOFOLLOW: a link could lock someone else's file */
+        snprintf(err, err_size, "the lock %s is a symbolic link; a build's lock is a plain "
+                 "file of its own: remove the link (no build is running) and run again", path);
+        return -1;
+    }
     if (fd < 0) {
         snprintf(err, err_size, "cannot open the lock %s: %s", path, strerror(errno));
         return -1;
@@ -103,8 +108,9 @@ static int ensure_dir(const char *dir, char *err, size_t err_size)
     int failure = mkdir(path, 0777) == 0 ? 0 : errno;
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, err_size, "cannot create the table directory %s: %s", dir,
-                 strerror(failure && failure != EEXIST ? failure : ENOTDIR));
+        /* the reason first: a path of thousands of characters would push it out */
+        snprintf(err, err_size, "cannot create the table directory (%s): %s",
+                 strerror(failure && failure != EEXIST ? failure : ENOTDIR), dir);
         return -1;
     }
     return 0;

@@ -104,6 +104,7 @@ json_error 1 file "$tmp/none.pdn" "cannot open $tmp/none.pdn" -- \
   annotate --dir "$tmp/empty" --json "$tmp/none.pdn"
 printf 'not a table' > "$tmp/junk.wdl"
 json_error 1 file "$tmp/junk.wdl" "junk.wdl" -- info --json "$tmp/junk.wdl"
+expect 2 "--dir needs a name, not an empty one" -- check --dir ''
 printf 'a file' > "$tmp/plain"
 json_error 1 variant russian "cannot create the table directory" -- \
   verify --variant russian --pieces 2 --dir "$tmp/plain/tables" --json

@@ -105,7 +105,7 @@ mkfifo "$h/KvK.wdl"
 mkdir "$h/KvM.dtm"
 ln -s /dev/zero "$h/MvM.mtc"
 expect 1 "$h/KvK.wdl is a FIFO, not a table file" -- info "$h/KvK.wdl"
-expect 1 "$h/KvM.dtm is a directory, not a table file" -- info "$h/KvM.dtm"
+expect 2 "and this is a directory: name a file in it" -- info "$h/KvM.dtm"
 expect 1 "$h/MvM.mtc is a device, not a table file" -- info "$h/MvM.dtm"
 # gen does not wait on the FIFO: it rebuilds KvK and replaces it; it cannot replace the
 # directory, and says so
@@ -192,11 +192,20 @@ check "a refused command created $x" test ! -e "$x"
 expect 0 "--pieces N" -- gen --help
 
 # --- Where tables cannot be written: exit 1 and a message --------------------------------
-expect 1 "cannot create the table directory /proc/damero/russian" -- \
+expect 1 "cannot create the table directory (No such file or directory): /proc/damero/russian" -- \
   gen --variant russian --pieces 2 --dir /proc/damero
 touch "$tmp/plain"
-expect 1 "cannot create the table directory $tmp/plain/sub/russian" -- \
+expect 1 "cannot create the table directory (Not a directory): $tmp/plain/sub/russian" -- \
   gen --variant russian --pieces 2 --dir "$tmp/plain/sub"
+# a path of thousands of characters keeps the reason in the message
+long="$tmp/$(printf 'a%.0s' $(seq 1 3000))"
+expect 1 "cannot create the table directory (File name too long)" -- \
+  gen --variant russian --pieces 2 --dir "$long"
+# a lock that is a symbolic link is refused, saying what to do
+mkdir -p "$tmp/linked/russian"
+ln -s elsewhere "$tmp/linked/russian/.damero-gen.lock"
+expect 1 "is a symbolic link; a build's lock is a plain file of its own: remove the link" -- \
+  gen --variant russian --pieces 2 --dir "$tmp/linked"
 
 # A full disk, simulated by the file size limit (in 512-byte blocks; the signal ignored
 # so that the write fails with EFBIG instead of killing damero): the build stops with a
