@@ -628,9 +628,13 @@ static int open_markdown(struct report_output *out, const char *path, char *err,
              (long)getpid());
     /* created exclusively: a symlink planted at the temporary name is not followed */
     if (!(out->markdown = file_create_exclusive(out->markdown_tmp))) {
-        snprintf(err, err_size, "cannot create %s: %s%s", out->markdown_tmp, strerror(errno),
-                 errno == EEXIST || errno == ELOOP ? " (something else is there: remove it)"
-                                                   : "");
+        /* the user's name, not the temporary one; the temporary only where it is in the way */
+        if (errno == EEXIST || errno == ELOOP)
+            snprintf(err, err_size, "cannot write %s: %s is in the way (remove it)", path,
+                     out->markdown_tmp);
+        else
+            snprintf(err, err_size, "cannot write %s: %s%s", path, strerror(errno),
+                     errno == ENOENT ? " (its folder does not exist: create it first)" : "");
         return -1;
     }
     return 0;

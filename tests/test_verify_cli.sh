@@ -490,7 +490,8 @@ for fen, board in boards:
         (fen, board)
 ' "$md/rules.md"
 fi
-expect 1 "$tmp/none/rules.md" -- verify --variant italian --dir "$t" --markdown "$tmp/none/rules.md"
+expect 1 "cannot write $tmp/none/rules.md: No such file or directory (its folder does not exist" \
+  -- verify --variant italian --dir "$t" --markdown "$tmp/none/rules.md"
 check "--markdown into a missing folder: something was written" test ! -e "$tmp/none"
 # a document that cannot be put in place (a folder has its name): exit 1, no temporary
 mkdir "$md/taken"
