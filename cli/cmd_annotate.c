@@ -519,6 +519,15 @@ static void comment_after(const struct followed *f, int ply, const struct pdn_ga
         out[--n] = '\0';
 }
 
+/* A game not followed a single move (it cannot be read, its first move is not legal, no
+ * tables): written back as it stands in the file, byte for byte, rather than rewritten
+ * from what was read of it (its move numbers, at least, would change). */
+static void write_unread(const char *text, const struct pdn_game *g)
+{
+    fwrite(text + g->start, 1, g->end - g->start, stdout);
+    fputs("\n\n", stdout);
+}
+
 static void write_pdn(const struct pdn_game *g, const struct followed *f)
 {
     struct pdn_writer w;
@@ -633,6 +642,8 @@ static int annotate(struct context *ctx, const char *text, size_t size)
             }
             if (ctx->a->t.json)
                 json_append(&list, game_json(ctx, &g, &f));
+            else if (f.error[0] && f.plies == 0)
+                write_unread(text, &g);
             else
                 write_pdn(&g, &f);
         }

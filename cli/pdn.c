@@ -239,6 +239,22 @@ static int read_word(struct pdn_reader *r, struct pdn_game *g)
     return 0;
 }
 
+/* A NUL byte in the game's text would cut the strings read from it short: the game
+ * is refused, saying where (a file saved as UTF-16 is full of them). */
+static void refuse_nul(struct pdn_game *g, const struct pdn_reader *r)
+{
+    const char *text = r->text + g->start;
+    const char *nul = memchr(text, '\0', g->end - g->start);
+    if (!nul)
+        return;
+    int line = g->line;
+    for (const char *c = text; c < nul; c++)
+        line += *c == '\n';
+    g->error[0] = '\0'; /* the first fault, but this one explains the others */
+    snprintf(g->error, sizeof g->error, "line %d: a NUL byte; PDN is text (a file saved as "
+             "UTF-16 must be converted first: iconv -f UTF-16 -t UTF-8)", line);
+}
+
 int pdn_read_game(struct pdn_reader *r, struct pdn_game *g)
 {
     bool started = false; /* a move, a result or a tag read: the game has begun */
@@ -249,8 +265,10 @@ int pdn_read_game(struct pdn_reader *r, struct pdn_game *g)
         skip_space(r);
         if (at_end(r))
             break;
-        if (!started)
+        if (!started) {
             g->line = r->line;
+            g->start = r->pos;
+        }
         char c = peek(r);
         if (c == '[' && g->num_moves > 0)
             break; /* the next game's tags: this one had no result */
@@ -265,13 +283,17 @@ int pdn_read_game(struct pdn_reader *r, struct pdn_game *g)
             status = read_comment(r, g);
         else if (c == '(')
             skip_variation(r, g);
-        else if ((status = read_word(r, g)) == 1)
-            break;
+        else
+            status = read_word(r, g);
         if (status < 0)
             return -1;
+        g->end = r->pos;
+        if (status == 1) /* the result ends the game */
+            break;
     }
     if (!started)
         return 0;
+    refuse_nul(g, r);
     r->games++;
     return 1;
 }

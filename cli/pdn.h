@@ -28,6 +28,7 @@ struct pdn_move {
 struct pdn_game {
     int number;            /* from 1, in the order of the file */
     int line;              /* the line of the file it starts on */
+    size_t start, end;     /* its text in the file: from its first character to its last */
     struct pdn_tag *tags;
     int num_tags;
     char *comment;         /* the comments before the first move, or NULL */
@@ -47,8 +48,8 @@ struct pdn_reader {
 void pdn_reader_init(struct pdn_reader *r, const char *text, size_t size);
 
 /* Reads the next game into g (which pdn_game_free must free, whatever the result).
- * A game that cannot be read (a broken tag, a comment never closed) comes with g->error
- * set, and the reader goes on after it. Returns 1 for a game, 0 at the end of the text,
+ * A game that cannot be read (a broken tag, a comment never closed, a NUL byte) comes
+ * with g->error set, and the reader goes on after it. Returns 1 for a game, 0 at the end of the text,
  * -1 when memory runs out. */
 int pdn_read_game(struct pdn_reader *r, struct pdn_game *g);
 

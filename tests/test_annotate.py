@@ -277,8 +277,10 @@ def bad_games(c, damero, tables, folder):
     for _, words in BAD + [UNCLOSED]:
         c.check(f"damero annotate: {path}: {words}" in r.stderr,
                 f"bad.pdn: no {words!r} in stderr:\n{r.stderr}")
-    c.check("c1-a3 kept the win" in r.stdout.replace("\n", " ") and r.stdout.count("[Event") == 4,
-            "the good game after the bad ones is not annotated")
+    # every game is written back, those not read as they stand (the broken tag's too)
+    c.check("c1-a3 kept the win" in r.stdout.replace("\n", " ") and r.stdout.count("[Event") == 5
+            and "[Event \"Broken tag\n" in r.stdout,
+            "the good game after the bad ones is not annotated, or a bad one is lost")
     c.check("{damero: Black to move loses in 2 plies.} 1... h8-a8" in r.stdout.replace("\n", " "),
             "the illegal game is not annotated up to its illegal move")
     code, games, _ = annotate_json(c, damero, tables, path)
@@ -299,6 +301,21 @@ def bad_games(c, damero, tables, folder):
             f"annotate - names standard input in its errors: {r.stderr!r}")
     r = run(damero, "annotate", "--dir", tables, write(folder, "empty.pdn", "\n\n"))
     c.check(r.returncode == 0 and r.stdout == "", f"an empty file: {r.returncode} {r.stdout!r}")
+    # a game not followed a single move comes back as written, its numbering kept
+    unread = "[GameType \"25\"]\n\n1... e5-d6 2. c3-d4 {as written} *"
+    r = run(damero, "annotate", "--dir", tables, write(folder, "unread.pdn", unread + "\n"))
+    c.check(r.returncode == 1 and r.stdout == unread + "\n\n" and "not a legal move" in r.stderr,
+            f"an unreadable game is rewritten: {r.stdout!r} {r.stderr!r}")
+    # a NUL byte: the game is refused, saying where and why, and written back whole
+    nul = "[GameType \"25\"]\n[Event \"a\0b\"]\n\n1. c3-d4 *"
+    path = os.path.join(folder, "nul.pdn")
+    with open(path, "wb") as f:
+        f.write((nul + "\n").encode())
+    r = subprocess.run([damero, "annotate", "--dir", tables, path], capture_output=True,
+                       timeout=120)
+    c.check(r.returncode == 1 and r.stdout == (nul + "\n\n").encode() and
+            b"game 1 (line 1): line 2: a NUL byte; PDN is text" in r.stderr,
+            f"a NUL byte: {r.returncode} {r.stdout!r} {r.stderr!r}")
 
 
 def main():
