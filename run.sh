@@ -79,7 +79,7 @@ case "${1:-main}" in
     ctest --test-dir build-clang --output-on-failure -j "$(nproc)" -LE slow ;;
   fuzz)
     # only the fuzz targets: the shared library cannot link against clang's static ASan
-    build_targets=(fuzz_fen fuzz_table fuzz_cli)
+    build_targets=(fuzz_fen fuzz_table fuzz_cli fuzz_pdn)
     build build-fuzz -DDAMERO_FUZZ=ON -DDAMERO_TESTS=OFF -DDAMERO_WERROR=ON \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang
     fuzz/run_fuzzers.sh build-fuzz "${2:-60}" ;;

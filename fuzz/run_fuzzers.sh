@@ -16,7 +16,7 @@ build=$(cd "$1" && pwd)
 seconds=$2
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_fen fuzz_table fuzz_cli)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_fen fuzz_table fuzz_cli fuzz_pdn)
 
 # one OpenMP thread each: the harnesses probe from one thread, and the machine is shared
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
