@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "cli/threads.h"
 #include "gen/build.h"
 
 static const char help[] =
@@ -167,8 +168,7 @@ int cmd_gen(int argc, char **argv)
 
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
-    if (a.threads)
-        omp_set_num_threads(a.threads);
+    threads_start("gen", a.threads);
     options.self_check = a.self_check;
     options.estimate_only = a.estimate_only;
     options.rule_tables = a.rule_tables;

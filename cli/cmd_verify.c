@@ -1,6 +1,5 @@
 /* damero verify: every move-limit rule of a variant against perfect play. */
 #include <inttypes.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "cli/threads.h"
 #include "cli/verify_report.h"
 #include "gen/build.h"
 #include "probe/damero.h"
@@ -144,8 +144,7 @@ int cmd_verify(int argc, char **argv)
     int status = parse_args(argc, argv, &a);
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
-    if (a.threads)
-        omp_set_num_threads(a.threads);
+    threads_start("verify", a.threads);
     struct report_output out;
     if (report_begin(&out, a.json, a.only != NULL, a.markdown, a.pieces, err, sizeof err) < 0)
         return input_failure("verify", a.json, "markdown", a.markdown, EXIT_FAILURE_RUN, err);

@@ -207,6 +207,25 @@ ln -s elsewhere "$tmp/linked/russian/.damero-gen.lock"
 expect 1 "is a symbolic link; a build's lock is a plain file of its own: remove the link" -- \
   gen --variant russian --pieces 2 --dir "$tmp/linked"
 
+# An address-space limit too small for the stacks of the threads asked for: fewer threads
+# start, saying so, instead of OpenMP ending the process ("Thread creation failed"), and
+# the tables are the same. Skipped where the binary cannot start under the limit at all
+# (the sanitizers reserve terabytes of address space).
+if (ulimit -v 100000; exec "$damero" --help) >/dev/null 2>&1; then
+  checks=$((checks + 1))
+  out=$( (ulimit -v 100000; exec "$damero" gen --variant russian --pieces 2 --threads 64 \
+          --dir "$tmp/vlimit") 2>&1)
+  status=$?
+  if [ "$status" -ne 0 ] || [[ "$out" != *"threads could start"*"the tables are the same"* ]] ||
+     [[ "$out" == *libgomp* ]]; then
+    fail "gen --threads 64 under ulimit -v 100000 -> exit $status, output:"
+    echo "$out" | sed 's/^/    /'
+  fi
+  for file in "$tmp/vlimit/russian"/*; do
+    check "${file##*/} built with fewer threads differs" cmp -s "$file" "$tmp/reference/${file##*/}"
+  done
+fi
+
 # A full disk, simulated by the file size limit (in 512-byte blocks; the signal ignored
 # so that the write fails with EFBIG instead of killing damero): the build stops with a
 # message, every table file left is whole, and a later run completes the set.
