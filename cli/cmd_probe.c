@@ -223,6 +223,15 @@ static int probe_rules(damero_tb *tb, const struct table_args *a, const struct r
 
 /* ---- many positions ---- */
 
+/* A line of a batch that has no value: the FEN as given and why. */
+static void print_line_error(const char *fen, const char *why, bool json)
+{
+    if (json)
+        json_print("probe", json_with_error(json_pack("{s:s}", "fen", fen), why));
+    else
+        printf("%s error: %s\n", fen, why);
+}
+
 /* One line of a batch: the value of the FEN, or the reason there is none. Returns
  * whether it was probed. */
 static bool probe_line(damero_tb *tb, const char *fen, bool json)
@@ -232,20 +241,42 @@ static bool probe_line(damero_tb *tb, const char *fen, bool json)
     int status = damero_parse_fen(tb, fen, &pos);
     if (status == DAMERO_OK)
         status = damero_probe(tb, &pos, &value);
-    if (json) {
-        json_t *line = json_pack("{s:s}", "fen", fen);
-        line = status == DAMERO_OK ? json_with_value(line, &value)
-                                   : json_with_error(line, damero_error_message());
-        if (json_print("probe", line) < 0)
+    if (status != DAMERO_OK) {
+        print_line_error(fen, damero_error_message(), json);
+    } else if (json) {
+        if (json_print("probe", json_with_value(json_pack("{s:s}", "fen", fen), &value)) < 0)
             return false;
-    } else if (status == DAMERO_OK && value.wdl == DAMERO_DRAW) {
+    } else if (value.wdl == DAMERO_DRAW) {
         printf("%s draw - -\n", fen);
-    } else if (status == DAMERO_OK) {
-        printf("%s %s %d %d\n", fen, wdl_word(value.wdl), value.dtm, value.mtc);
     } else {
-        printf("%s error: %s\n", fen, damero_error_message());
+        printf("%s %s %d %d\n", fen, wdl_word(value.wdl), value.dtm, value.mtc);
     }
     return status == DAMERO_OK;
+}
+
+/* A line holding NUL bytes (a file saved as UTF-16, or not text at all): refused with
+ * its text shown, each NUL as "\0", rather than cut at the first. Returns whether it
+ * was one. */
+static bool refuse_nul_line(const char *line, size_t length, bool json)
+{
+    const char *nul = memchr(line, '\0', length);
+    if (!nul)
+        return false;
+    char *shown = malloc(2 * length + 1), why[160];
+    size_t n = 0;
+    for (size_t k = 0; shown && k < length; k++)
+        if (line[k] == '\0')
+            shown[n++] = '\\', shown[n++] = '0';
+        else
+            shown[n++] = line[k];
+    if (shown)
+        shown[n] = '\0';
+    snprintf(why, sizeof why, "a NUL byte at column %zu: a FEN is text (a file saved as "
+             "UTF-16 must be converted first: iconv -f UTF-16 -t UTF-8)",
+             (size_t)(nul - line) + 1);
+    print_line_error(shown ? shown : "", why, json);
+    free(shown);
+    return true;
 }
 
 /* Probes every line of `in`. Returns the exit code. */
@@ -259,6 +290,10 @@ static int probe_stream(damero_tb *tb, FILE *in, const char *name, bool json)
         while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r' ||
                               line[length - 1] == ' ' || line[length - 1] == '\t'))
             line[--length] = '\0';
+        if (refuse_nul_line(line, (size_t)length, json)) {
+            failed++;
+            continue;
+        }
         const char *fen = line + strspn(line, " \t");
         if (*fen)
             failed += !probe_line(tb, fen, json);

@@ -316,6 +316,14 @@ checks=$((checks + 1))
 got=$("$damero" probe --variant russian --dir "$t" --json --input "$batch" 2>/dev/null | sed -n '2p;3p')
 [ "$got" = '{"fen": "garbage", "error": "bad FEN at column 1: expected W or B"}
 {"fen": "W:WKa1:BKh8", "wdl": "loss", "dtm": 2, "mtc": 2}' ] || fail "batch --json printed: $got"
+# NUL bytes: a line of them, and one inside a FEN, each refused with a line of its own
+printf 'W:WKa1,Kc3:BKh8\n\0\0\0\nW:WKa1\0,Kc3:BKh8\nW:WKa1,Kc3:BKh8\n' >"$batch"
+got=$("$damero" probe --variant russian --dir "$t" --input "$batch" 2>/dev/null | cut -d" " -f1-8)
+want=$(printf '%s\n' "W:WKa1,Kc3:BKh8 win 3 2" '\0\0\0 error: a NUL byte at column 1:' \
+       'W:WKa1\0,Kc3:BKh8 error: a NUL byte at column 7:' "W:WKa1,Kc3:BKh8 win 3 2")
+checks=$((checks + 1))
+[ "$got" = "$want" ] || fail "batch probe with NUL bytes printed: $got"
+expect 1 "2 lines could not be probed" -- probe --variant russian --dir "$t" --input "$batch"
 printf 'W:WKa1,Kc3:BKh8\n' >"$batch"
 expect 0 "W:WKa1,Kc3:BKh8 win 3 2" -- probe --variant russian --dir "$t" --input "$batch"
 expect 1 "cannot open $tmp/nothing" -- probe --variant russian --dir "$t" --input "$tmp/nothing"
