@@ -11,17 +11,22 @@ static int shown_file(const struct variant *v, const struct geometry *g, int fil
     return v->mirrored ? g->files - 1 - file : file;
 }
 
-/* Walks the board in the variant's numbering order; returns the bit of square `number`,
- * or the number of square `bit` (whichever is asked for, the other being 0 / -1). */
-static int walk_numbering(const struct variant *v, int number, int bit)
+/* An order in which squares are numbered 1..N. */
+struct numbering {
+    bool from_top, left_to_right;
+};
+
+/* Walks the board in numbering order; returns the bit of square `number`, or the number
+ * of square `bit` (whichever is asked for, the other being 0 / -1). */
+static int walk_numbering(const struct variant *v, struct numbering order, int number, int bit)
 {
     const struct geometry *g = v->board();
     int n = 0;
 
     for (int i = 0; i < g->ranks; i++) {
-        int rank = v->number_from_top ? g->ranks - 1 - i : i;
+        int rank = order.from_top ? g->ranks - 1 - i : i;
         for (int j = 0; j < g->files; j++) {
-            int shown = v->number_left_to_right ? j : g->files - 1 - j;
+            int shown = order.left_to_right ? j : g->files - 1 - j;
             int b = geometry_bit_at(g, shown_file(v, g, shown), rank);
             if (b < 0)
                 continue;
@@ -35,11 +40,39 @@ static int walk_numbering(const struct variant *v, int number, int bit)
     return -1;
 }
 
-int square_number(const struct variant *v, int bit) { return walk_numbering(v, 0, bit); }
+static struct numbering own_numbering(const struct variant *v)
+{
+    return (struct numbering){ v->number_from_top, v->number_left_to_right };
+}
+
+/* Where programs write numbers on an algebraic board (Russian ones, in their FENs), they
+ * number it as PDN numbers the English board: from the top, left to right (b8 = 1 on
+ * 8x8, a1 = 29). */
+static const struct numbering pdn_numbering = { true, true };
+
+int square_number(const struct variant *v, int bit)
+{
+    return walk_numbering(v, own_numbering(v), 0, bit);
+}
 
 int square_from_number(const struct variant *v, int n)
 {
-    return n < 1 ? -1 : walk_numbering(v, n, -1);
+    return n < 1 ? -1 : walk_numbering(v, own_numbering(v), n, -1);
+}
+
+/* The square written as the number text[0..len), or -1. */
+static int parse_number(const struct variant *v, struct numbering order, const char *text,
+                        size_t len)
+{
+    int value = 0;
+    if (len < 1 || len > 2)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        if (!isdigit((unsigned char)text[i]))
+            return -1;
+        value = value * 10 + (text[i] - '0');
+    }
+    return value < 1 ? -1 : walk_numbering(v, order, value, -1);
 }
 
 void square_name(const struct variant *v, int bit, char name[SQUARE_NAME_SIZE])
@@ -58,6 +91,8 @@ int square_parse(const struct variant *v, const char *text, size_t len)
     const struct geometry *g = v->board();
     int value = 0;
 
+    if (v->algebraic && len > 0 && isdigit((unsigned char)text[0]))
+        return parse_number(v, pdn_numbering, text, len);
     if (v->algebraic) {
         if (len < 2 || len > 3 || text[0] < 'a' || text[0] >= 'a' + g->files)
             return -1;
@@ -68,14 +103,7 @@ int square_parse(const struct variant *v, const char *text, size_t len)
         }
         return geometry_bit_at(g, shown_file(v, g, text[0] - 'a'), value - 1);
     }
-    if (len < 1 || len > 2)
-        return -1;
-    for (size_t i = 0; i < len; i++) {
-        if (!isdigit((unsigned char)text[i]))
-            return -1;
-        value = value * 10 + (text[i] - '0');
-    }
-    return square_from_number(v, value);
+    return parse_number(v, own_numbering(v), text, len);
 }
 
 /* ---- FEN --------------------------------------------------------------------------- */

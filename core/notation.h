@@ -28,7 +28,9 @@ int square_from_number(const struct variant *v, int n);
 void square_name(const struct variant *v, int bit, char name[SQUARE_NAME_SIZE]);
 
 /* The bit of the square written as the len characters at text, or -1 when they do not
- * name a playable square of the variant's board. */
+ * name a playable square of the variant's board. An algebraic board's squares may also
+ * be written as numbers, as programs that number them write them: from the top rank,
+ * left to right (on 8x8, b8 = 1, h8 = 4, a1 = 29, g1 = 32). */
 int square_parse(const struct variant *v, const char *text, size_t len);
 
 /* Reads a FEN into p and checks the position (position_validate). Returns 0, or -1 with

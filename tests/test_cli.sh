@@ -108,7 +108,7 @@ expect 2 "--dir needs a name, not an empty one" -- check --dir ''
 printf 'a file' > "$tmp/plain"
 json_error 1 variant russian "cannot create the table directory" -- \
   verify --variant russian --pieces 2 --dir "$tmp/plain/tables" --json
-json_error 1 markdown "$tmp/plain/report.md" "cannot create" -- \
+json_error 1 markdown "$tmp/plain/report.md" "cannot write" -- \
   verify --variant russian --pieces 2 --dir "$tmp/empty" --json --markdown "$tmp/plain/report.md"
 # all variants: the failures stand in the list, which stays one JSON document
 checks=$((checks + 1))

@@ -122,6 +122,37 @@ static void test_round_trips(void **state)
 }
 
 /* A bad FEN is refused with a message naming the problem, and leaves p untouched. */
+/* A FEN written with numbers on an algebraic board (as Russian programs write them, PDN's
+ * numbering: from the top, left to right) is the position its algebraic FEN gives. */
+static void assert_same_position(const char *variant, const char *numbers, const char *letters)
+{
+    const struct variant *v = test_variant(variant);
+    struct position a, b;
+    char err[256];
+
+    if (fen_parse(v, numbers, &a, err, sizeof err) != 0)
+        fail_msg("%s: '%s' refused: %s", variant, numbers, err);
+    if (fen_parse(v, letters, &b, err, sizeof err) != 0)
+        fail_msg("%s: '%s' refused: %s", variant, letters, err);
+    if (!position_equal(&a, &b))
+        fail_msg("%s: '%s' is not '%s'", variant, numbers, letters);
+}
+
+static void test_numbers_on_algebraic_boards(void **state)
+{
+    (void)state;
+    assert_same_position("russian", "W:W29,30,K32:B1,4,K5.", "W:Wa1,c1,Kg1:Bb8,h8,Ka7");
+    assert_same_position("brazilian", "B:W21,28:B8,12", "B:Wa3,h2:Bg7,h6");
+    assert_same_position("russian", "W:W29,c1:Bh8", "W:Wa1,c1:B4"); /* mixed */
+    /* the starting position as a Russian program writes it */
+    assert_same_position("russian", "W:W21,22,23,24,25,26,27,28,29,30,31,32:"
+                                    "B1,2,3,4,5,6,7,8,9,10,11,12.",
+                         "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:"
+                         "Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8");
+    /* Turkish: every square, from the top left: a8 = 1, h1 = 64 */
+    assert_same_position("turkish", "W:W49,56:B9", "W:Wa2,h2:Ba7");
+}
+
 static void assert_bad_fen(const char *variant, const char *fen, const char *words)
 {
     const struct variant *v = test_variant(variant);
@@ -147,7 +178,8 @@ static void test_bad_fens(void **state)
     assert_bad_fen("english", "B:W33:B1", "'33' is not a square");
     assert_bad_fen("russian", "W:Wa2:Bh8", "'a2' is not a square");  /* not playable */
     assert_bad_fen("russian", "W:Wi1:Bh8", "'i1' is not a square");  /* off the board */
-    assert_bad_fen("russian", "W:W31:Bh8", "'31' is not a square");  /* wrong notation */
+    assert_bad_fen("russian", "W:W33:Bh8", "'33' is not a square");  /* numbers 1..32 */
+    assert_bad_fen("russian", "W:W0:Bh8", "'0' is not a square");
     assert_bad_fen("international", "W:Wc3:B1", "'c3' is not a square");
     assert_bad_fen("international", "W:W31,31:B1", "used twice");
     assert_bad_fen("international", "W:W31:B31", "used twice");
@@ -180,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_print),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_bad_fens),
+        cmocka_unit_test(test_numbers_on_algebraic_boards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
