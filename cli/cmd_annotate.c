@@ -12,23 +12,29 @@
 #include "cli/pdn.h"
 #include "cli/probing.h"
 #include "cli/rules_args.h"
+#include "cli/text_encoding.h"
 #include "core/variant.h"
 
 static const char help[] =
     "usage: damero annotate [--dir DIR] [--variant NAME] [--json] [--cache MB]\n"
-    "                       [--rules] [--reading N] GAME.pdn\n"
+    "                       [--rules] [--reading N] [--changes-only] GAME.pdn\n"
     "\n"
-    "Reads the games of the PDN file GAME.pdn ('-': standard input): tags, a [FEN] setup\n"
-    "or the starting position, the main line's moves in the variant's notation (variations\n"
-    "skipped); and writes them back on stdout with a comment {damero: ...} after every\n"
-    "move that reaches a position inside the tables: its value for the side to move (win\n"
-    "or loss with DTM in plies, or draw), and, where the move played changed the value (a\n"
-    "win thrown to a draw or a loss, a draw to a loss), the move that kept it. The game's\n"
-    "own comments are kept; damero's earlier comments are replaced, so annotating twice\n"
-    "gives the same text. A game that cannot be read (a broken tag, an illegal move, an\n"
-    "unknown variant, a NUL byte) is reported on stderr with its number and move, written\n"
-    "back annotated up to there (as it stands in the file when no move of it could be\n"
-    "followed), and the others go on; the exit code is then 1.\n"
+    "Reads the games of the PDN file GAME.pdn ('-': standard input; UTF-8, or Windows-1251\n"
+    "as many Russian files are, said and written back in UTF-8): tags, a [FEN] setup (on\n"
+    "the algebraic boards with names or numbers) or the starting position, the main line's\n"
+    "moves in the variant's notation (variations skipped); and writes them back on stdout\n"
+    "with a comment {damero: ...} after every move that reaches a position inside the\n"
+    "tables: its value for the side to move (win or loss with DTM in plies, or draw), and,\n"
+    "where the move played changed the value, the move that kept it; such a move is marked\n"
+    "? (a win thrown to a draw, a draw to a loss) or ?? (a win to a loss). Each game that\n"
+    "reached the tables ends with a summary of both players' marked moves. The game's own\n"
+    "comments are kept; damero's earlier comments and the file's own move marks are\n"
+    "replaced, so annotating twice gives the same text. A game that cannot be read (a\n"
+    "broken tag, an illegal move, an unknown variant, a NUL byte) is reported on stderr\n"
+    "with its number and move (games without a GameType tag in one line for the file),\n"
+    "written back annotated up to there (as it stands in the file when no move of it could\n"
+    "be followed), and the others go on; the exit code is then 1. A last line on stderr\n"
+    "says how many games the file held and how many reached the tables.\n"
     "\n"
     "  --dir DIR       the table root, as given to 'damero gen --dir'\n"
     "                  (default: " DEFAULT_DIR_HELP ")\n"
@@ -53,13 +59,17 @@ static const char help[] =
     "                  out, with the move that kept it, and the position where a count\n"
     "                  runs out, drawing the game (nothing is judged under the rules after)\n"
     "  --reading N     1: each rule's first reading of its limit (default); 2: the second,\n"
-    "                  for the rules whose sources differ. Implies --rules\n";
+    "                  for the rules whose sources differ. Implies --rules\n"
+    "  --changes-only  damero's comments only after the moves that change the value (and\n"
+    "                  on the first position and the summary)\n";
 
 #define MAX_FILE_BYTES (256u << 20)
+#define MOVE_WITH_MARK_SIZE 256 /* a move as written in the file, and "??" */
 
 struct annotate_args {
     struct table_args t; /* t.variant NULL: from each game's GameType */
     struct rules_args rules;
+    bool changes_only;   /* comment only the moves that change the value */
     const char *file;
 };
 
@@ -105,6 +115,7 @@ struct followed {
     struct note *notes;
     int plies;
     bool count_run_out;      /* under the rules: a count ran out, the game was drawn */
+    bool no_gametype;        /* error: no GameType tag, and no --variant */
     char error[512];
 };
 
@@ -115,6 +126,7 @@ static int parse_args(int argc, char **argv, struct annotate_args *a)
         TABLE_OPTIONS(&a->t),
         CACHE_OPTION(&a->t),
         RULES_READING_OPTIONS(&a->rules),
+        { "changes-only", OPTION_FLAG, .to.flag = &a->changes_only },
         { .name = NULL },
     };
     struct operands operands;
@@ -174,6 +186,21 @@ static char *read_file(const char *path, size_t *size, char *message, size_t mes
     return text;
 }
 
+/* text itself when it is UTF-8, else text read as Windows-1251 (the encoding of many
+ * Russian PDN files), in UTF-8, saying so: the output, JSON above all, is UTF-8. Frees
+ * text when it returns another string; NULL when memory runs out. */
+static char *as_utf8(char *text, size_t *size, const char *path)
+{
+    if (utf8_valid(text, *size))
+        return text;
+    char *converted = utf8_from_windows1251(text, *size, size);
+    free(text);
+    if (converted)
+        fprintf(stderr, "damero annotate: %s is not UTF-8: read as Windows-1251 (Cyrillic); "
+                "written back in UTF-8\n", strcmp(path, "-") == 0 ? "standard input" : path);
+    return converted;
+}
+
 /* ---- following a game ---- */
 
 /* The game's variant: --variant, or the row whose PDN GameType the tag names ("20" or
@@ -189,6 +216,7 @@ static const char *game_variant(const struct context *ctx, const struct pdn_game
         return ctx->a->t.variant;
     if (!tag) {
         snprintf(f->error, sizeof f->error, "no GameType tag: give the rules with --variant");
+        f->no_gametype = true;
         return NULL;
     }
     type = strtol(tag, &end, 10);
@@ -529,10 +557,82 @@ static void write_unread(const char *text, const struct pdn_game *g)
     fputs("\n\n", stdout);
 }
 
-static void write_pdn(const struct pdn_game *g, const struct followed *f)
+static bool reached_tables(const struct followed *f)
+{
+    for (int ply = 0; ply <= f->plies; ply++)
+        if (f->notes[ply].known)
+            return true;
+    return false;
+}
+
+/* The mark of the move played from n, by the value it lost: "?" one step (a win to a
+ * draw, a draw to a loss), "??" two (a win to a loss); under the rules as well where they
+ * are judged, the larger of the two; "" when it lost nothing. */
+static const char *mistake_mark(const struct note *n)
+{
+    int drop = n->lost ? n->value.wdl - n->move_value.wdl : 0;
+    if (n->rules.lost && n->rules.value.wdl - n->rules.move_wdl > drop)
+        drop = n->rules.value.wdl - n->rules.move_wdl;
+    return drop >= 2 ? "??" : drop == 1 ? "?" : "";
+}
+
+/* The tags that name the players, by side: PDN's, then those of Russian files. */
+static const char *const player_tags[2][3] = { { "White", "Белые", NULL },
+                                               { "Black", "Черные", "Чёрные" } };
+
+static const char *player_name(const struct pdn_game *g, int side)
+{
+    const char *name = NULL;
+    for (int k = 0; k < 3 && player_tags[side][k] && !name; k++)
+        name = pdn_tag(g, player_tags[side][k]);
+    return name;
+}
+
+/* One player's part of the summary: "White (Kings): 1... a1-b2?? 3. c1-d2?" or
+ * "White: no value lost". */
+static size_t player_summary(const struct followed *f, const struct pdn_game *g, int side,
+                             char *out, size_t size)
+{
+    const char *name = player_name(g, side);
+    char number[24];
+    bool any = false;
+    size_t n = (size_t)snprintf(out, size, name && *name ? "%s (%s):" : "%s:",
+                                side_word(side), name);
+    for (int ply = 0; ply < f->plies && n < size; ply++) {
+        const char *mark = mistake_mark(&f->notes[ply]);
+        if (!*mark || f->notes[ply].pos.side_to_move != side)
+            continue;
+        pdn_move_number(f->second_first, ply, number, sizeof number);
+        n += (size_t)snprintf(out + n, size - n, " %s %s%s", number, g->moves[ply].text, mark);
+        any = true;
+    }
+    if (!any && n < size)
+        n += (size_t)snprintf(out + n, size - n, " no value lost");
+    return n;
+}
+
+/* "damero: summary: White (Kings): 1. a1-b2?; Black: no value lost." for a game that
+ * reached the tables, "" for one that did not. */
+static void game_summary(const struct followed *f, const struct pdn_game *g, char *out,
+                         size_t size)
+{
+    out[0] = '\0';
+    if (!reached_tables(f))
+        return;
+    size_t n = (size_t)snprintf(out, size, "%s summary: ", PDN_OWN_COMMENT);
+    n += player_summary(f, g, DAMERO_WHITE, out + n, n < size ? size - n : 0);
+    if (n < size)
+        n += (size_t)snprintf(out + n, size - n, "; ");
+    if (n < size)
+        n += player_summary(f, g, DAMERO_BLACK, out + n, size - n);
+    if (n < size)
+        snprintf(out + n, size - n, ".");
+}
+
+static void write_pdn(const struct pdn_game *g, const struct followed *f, bool changes_only)
 {
     struct pdn_writer w;
-    char comment[768], value[256];
+    char comment[768], value[256], move[MOVE_WITH_MARK_SIZE], summary[1024];
 
     for (int k = 0; k < g->num_tags; k++)
         pdn_write_tag(stdout, g->tags[k].name, g->tags[k].value);
@@ -546,15 +646,20 @@ static void write_pdn(const struct pdn_game *g, const struct followed *f)
             pdn_write_comment(&w, comment);
     }
     for (int ply = 1; ply <= g->num_moves; ply++) {
-        pdn_write_move(&w, g->moves[ply - 1].text);
+        const char *mark = ply <= f->plies ? mistake_mark(&f->notes[ply - 1]) : "";
+        snprintf(move, sizeof move, "%s%s", g->moves[ply - 1].text, mark);
+        pdn_write_move(&w, move);
         if (g->moves[ply - 1].comment)
             pdn_write_comment(&w, g->moves[ply - 1].comment);
-        if (ply <= f->plies) {
+        if (ply <= f->plies && (!changes_only || *mark)) {
             comment_after(f, ply, g, comment, sizeof comment);
             if (comment[0])
                 pdn_write_comment(&w, comment);
         }
     }
+    game_summary(f, g, summary, sizeof summary);
+    if (summary[0])
+        pdn_write_comment(&w, summary);
     pdn_write_end(&w, g->result);
 }
 
@@ -621,11 +726,51 @@ static json_t *game_json(const struct context *ctx, const struct pdn_game *g,
                      f->error[0] ? json_string(f->error) : json_null(), "positions", positions);
 }
 
+/* What a file's games came to, told in one line at the end. */
+struct file_tally {
+    int games, reached, not_read;
+    int no_gametype, first_no_gametype, its_line; /* said once, not once a game */
+};
+
+/* The game's fault on stderr, but a missing GameType only counted: a file without the
+ * tag lacks it in every game. */
+static void tally_game(struct file_tally *t, const struct pdn_game *g,
+                       const struct followed *f, const char *name)
+{
+    t->games++;
+    t->reached += reached_tables(f);
+    if (!f->error[0])
+        return;
+    t->not_read += f->plies == 0;
+    if (f->no_gametype && t->no_gametype++ == 0) {
+        t->first_no_gametype = g->number;
+        t->its_line = g->line;
+    } else if (!f->no_gametype) {
+        fprintf(stderr, "damero annotate: %s: game %d (line %d): %s\n", name, g->number,
+                g->line, f->error);
+    }
+}
+
+static void print_tally(const struct file_tally *t, const char *name)
+{
+    if (t->no_gametype)
+        fprintf(stderr, "damero annotate: %s: %d game%s without a GameType tag (the first: "
+                "game %d, line %d): give the rules with --variant\n", name, t->no_gametype,
+                t->no_gametype == 1 ? "" : "s", t->first_no_gametype, t->its_line);
+    fprintf(stderr, "damero annotate: %s: %d game%s, %d reached the tables", name, t->games,
+            t->games == 1 ? "" : "s", t->reached);
+    if (t->not_read)
+        fprintf(stderr, ", %d could not be followed (written back as they stand)", t->not_read);
+    fprintf(stderr, "\n");
+}
+
 /* Annotates every game of text; returns the exit code. */
 static int annotate(struct context *ctx, const char *text, size_t size)
 {
     struct pdn_reader r;
     struct pdn_game g;
+    struct file_tally tally = { 0 };
+    const char *name = strcmp(ctx->a->file, "-") == 0 ? "standard input" : ctx->a->file;
     json_t *list = ctx->a->t.json ? json_array() : NULL;
     int status = EXIT_OK, read;
 
@@ -635,18 +780,15 @@ static int annotate(struct context *ctx, const char *text, size_t size)
         if (follow(ctx, &g, &f) < 0) {
             read = -1;
         } else {
-            if (f.error[0]) {
-                fprintf(stderr, "damero annotate: %s: game %d (line %d): %s\n",
-                        strcmp(ctx->a->file, "-") == 0 ? "standard input" : ctx->a->file,
-                        g.number, g.line, f.error);
+            tally_game(&tally, &g, &f, name);
+            if (f.error[0])
                 status = EXIT_FAILURE_RUN;
-            }
             if (ctx->a->t.json)
                 json_append(&list, game_json(ctx, &g, &f));
             else if (f.error[0] && f.plies == 0)
                 write_unread(text, &g);
             else
-                write_pdn(&g, &f);
+                write_pdn(&g, &f, ctx->a->changes_only);
         }
         free(f.notes);
         pdn_game_free(&g);
@@ -659,6 +801,7 @@ static int annotate(struct context *ctx, const char *text, size_t size)
         json_decref(list);
         return EXIT_FAILURE_RUN;
     }
+    print_tally(&tally, name);
     if (ctx->a->t.json && json_print("annotate", list) < 0)
         return EXIT_FAILURE_RUN;
     return status;
@@ -676,6 +819,9 @@ int cmd_annotate(int argc, char **argv)
         return status < 0 ? EXIT_OK : status;
     if (!(text = read_file(a.file, &size, message, sizeof message)))
         return input_failure("annotate", a.t.json, "file", a.file, EXIT_FAILURE_RUN, message);
+    if (!(text = as_utf8(text, &size, a.file)))
+        return input_failure("annotate", a.t.json, "file", a.file, EXIT_FAILURE_RUN,
+                             "out of memory");
     ctx.moves = malloc(DAMERO_MAX_MOVES * sizeof *ctx.moves);
     ctx.scored = malloc(DAMERO_MAX_MOVES * sizeof *ctx.scored);
     ctx.scored_rules = malloc(DAMERO_MAX_MOVES * sizeof *ctx.scored_rules);

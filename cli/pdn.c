@@ -107,7 +107,9 @@ static int read_tag(struct pdn_reader *r, struct pdn_game *g)
     next(r); /* '[' */
     skip_space(r);
     name_start = r->pos;
-    while (!at_end(r) && (isalnum((unsigned char)peek(r)) || peek(r) == '_'))
+    /* bytes of UTF-8 sequences too: Russian files name their tags in Cyrillic */
+    while (!at_end(r) && (isalnum((unsigned char)peek(r)) || peek(r) == '_' ||
+                          (unsigned char)peek(r) >= 0x80))
         next(r);
     name_end = r->pos;
     skip_space(r);

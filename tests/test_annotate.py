@@ -77,7 +77,7 @@ BAD = [  # (game text, words the error must hold)
     ("[Event \"Broken tag\n[GameType \"25\"]\n\n1. c3-d4 *\n",
      "game 3 (line 12): line 12: a broken tag"),
     ("[Event \"No type\"]\n\n1. c3-d4 *\n",
-     "game 4 (line 17): no GameType tag: give the rules with --variant"),
+     "1 game without a GameType tag (the first: game 4, line 17): give the rules with --variant"),
     ("[GameType \"25\"]\n[FEN \"W:WKa1,Kc1:BKz9\"]\n\n1. c1-a3 *\n",
      "game 5 (line 21): the FEN tag: bad FEN"),
 ]
@@ -133,7 +133,8 @@ def good_games(c, damero, tables, folder):
     text = THROWN + "\n" + INTERNATIONAL + "\n" + ENGLISH + "\n" + OPENING
     path = write(folder, "good.pdn", text)
     code, games, err = annotate_json(c, damero, tables, path)
-    c.check(code == 0 and err == "", f"good games: exit {code}, {err!r}")
+    c.check(code == 0 and err == f"damero annotate: {path}: 4 games, 3 reached the tables\n",
+            f"good games: exit {code}, {err!r}")
     c.check([g["variant"] for g in games] == ["russian", "international", "english", "russian"],
             f"variants {[g['variant'] for g in games]}")
     c.check([len(g["positions"]) for g in games] == [5, 8, 11, 5],
@@ -149,13 +150,22 @@ def good_games(c, damero, tables, folder):
     r = run(damero, "annotate", "--dir", tables, path)
     out = r.stdout
     c.check(r.returncode == 0, f"annotate good.pdn: exit {r.returncode} {r.stderr!r}")
-    for words in ["{damero: White to move wins in 3 plies.} 1. a1-b2 {greedy} {damero: a1-b2",
+    for words in ["{damero: White to move wins in 3 plies.} 1. a1-b2? {greedy} {damero: a1-b2",
                   "turns the win into a draw; c1-a3 kept the win. Black to move draws.}",
+                  "{damero: summary: White (Kings, \"the\" strong): 1. a1-b2?; Black: no value "
+                  "lost.} 1/2-1/2",
                   "[White \"Kings, \\\"the\\\" strong\"]", "{Black's king alone.}",
                   "{Black has nothing better}", "1. 3-8 {damero:", "2. d4xf6 g7xe5 *"]:
         c.check(words in out.replace("\n", " "), f"annotate good.pdn: no {words!r} in\n{out}")
-    c.check("(1. c1-a3" not in out and "$4" not in out and "a1-b2?" not in out and
-            "22-17!" not in out, "a variation, a NAG or a move mark is written back")
+    c.check("(1. c1-a3" not in out and "$4" not in out and
+            "a1-b2? {greedy}" in out.replace("\n", " ") and
+            "22-17!" not in out, "a variation, a NAG or the file's move mark is written back, "
+            "or damero's mark is not")
+    # --changes-only: damero's comments after the moves that change the value only
+    only = run(damero, "annotate", "--dir", tables, "--changes-only", path).stdout
+    first = only.split("\n\n[Event")[0].replace("\n", " ")
+    c.check("kept the win. Black to move draws.} 1... h8:a1 2. c1-d2 a1-h8 {damero: summary:"
+            in first, f"--changes-only:\n{first}")
     c.check(all(len(line) <= 79 for line in out.splitlines()), "lines longer than 79 columns")
 
     # '-' reads the games from standard input, with the same result
@@ -212,7 +222,8 @@ def under_rules(c, damero, tables, folder):
     code, games, err = annotate_json(c, damero, tables, path)
     c.check(games and "rules" not in games[0]["positions"][0], "rules in the JSON without --rules")
     r = run(damero, "annotate", "--dir", tables, "--rules", "--json", path)
-    c.check(r.returncode == 0 and r.stderr == "", f"annotate --rules: {r.returncode} {r.stderr!r}")
+    c.check(r.returncode == 0 and r.stderr.endswith(": 2 games, 2 reached the tables\n"),
+            f"annotate --rules: {r.returncode} {r.stderr!r}")
     games = json.loads(r.stdout) if r.returncode == 0 else []
     c.check([len(g["positions"]) for g in games] == [9, 12], "annotate --rules: positions")
     if len(games) != 2:
@@ -251,7 +262,7 @@ def under_rules(c, damero, tables, folder):
 
     r = run(damero, "annotate", "--dir", tables, "--rules", path)
     text = r.stdout.replace("\n", " ")
-    for words in ["4. b2-a1 {damero: b2-a1 turns the win under the rules into a draw; "
+    for words in ["4. b2-a1? {damero: b2-a1 turns the win under the rules into a draw; "
                   "b2-e5 kept the win. Black to move loses in 24 plies. Under the rules: a "
                   "draw (blessed loss).}",
                   "{damero: White to move wins in 21 plies.} 1. a5-b4",
@@ -318,6 +329,43 @@ def bad_games(c, damero, tables, folder):
             f"a NUL byte: {r.returncode} {r.stdout!r} {r.stderr!r}")
 
 
+def as_found(c, damero, tables, folder):
+    """PDN as Russian programs write it: numbered squares in the FEN, Cyrillic tags, in
+    UTF-8 or Windows-1251; games without GameType told once; ?? on a win thrown to a
+    loss."""
+    game = ("[Event \"Чемпионат\"]\n[Белые \"Иванов\"]\n[Черные \"Петров\"]\n"
+            "[GameType \"25\"]\n[FEN \"W:WK29,K30:BK4.\"]\n\n1. c1-a3 h8-b2 2. a1xc3 *\n")
+    outs = []
+    for encoding in ["utf-8", "cp1251"]:
+        path = os.path.join(folder, f"ru-{encoding}.pdn")
+        with open(path, "wb") as f:
+            f.write(game.encode(encoding))
+        r = run(damero, "annotate", "--dir", tables, path)
+        outs.append(r.stdout)
+        said = "is not UTF-8: read as Windows-1251" in r.stderr
+        c.check(r.returncode == 0 and said == (encoding == "cp1251") and
+                "1 game, 1 reached the tables" in r.stderr, f"{encoding}: {r.stderr!r}")
+    c.check(outs[0] == outs[1] and "[Белые \"Иванов\"]" in outs[0] and
+            "White (Иванов): no value lost; Black (Петров): no value lost" in
+            outs[0].replace("\n", " "), f"the Russian file, annotated:\n{outs[0]}")
+    # three games without GameType: one line for them all
+    untyped = "".join(f"[Event \"{k}\"]\n1. c3-d4 *\n\n" for k in range(3))
+    r = run(damero, "annotate", "--dir", tables, write(folder, "untyped.pdn", untyped))
+    c.check(r.returncode == 1 and r.stderr.count("GameType") == 1 and
+            "3 games without a GameType tag (the first: game 1, line 1)" in r.stderr and
+            "3 games, 0 reached the tables, 3 could not be followed" in r.stderr and
+            r.stdout == untyped, f"games without GameType: {r.stderr!r}")
+    # ?? for a win thrown into a loss: the king on d4 is taken, the man on g7 then lost
+    lost = write(folder, "lost.pdn", "[GameType \"25\"]\n[FEN \"W:WKa7,g7:BKa1\"]\n\n"
+                                     "1. a7-d4 *\n")
+    code, games, _ = annotate_json(c, damero, tables, lost)
+    p = games[0]["positions"][0] if games else {}
+    c.check((p.get("wdl"), p.get("move_wdl")) == ("win", "loss"), f"a7-d4 loses: {p}")
+    text = run(damero, "annotate", "--dir", tables, lost).stdout.replace("\n", " ")
+    c.check("1. a7-d4?? {damero: a7-d4 turns the win into a loss" in text and
+            "White: 1. a7-d4??" in text, f"the ?? of a win thrown into a loss: {text}")
+
+
 def main():
     damero = sys.argv[1]
     c = Checks()
@@ -330,6 +378,7 @@ def main():
             line_pdn(c, damero, tables, folder)
             bad_games(c, damero, tables, folder)
             under_rules(c, damero, tables, folder)
+            as_found(c, damero, tables, folder)
     finally:
         tmp.cleanup()
     return c.finish()

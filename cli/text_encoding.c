@@ -1,0 +1,76 @@
+#include "cli/text_encoding.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* The code points of Windows-1251's bytes 0x80 to 0xFF (0x98, unassigned: U+FFFD). */
+static const uint16_t windows1251_upper[128] = {
+    0x0402, 0x0403, 0x201A, 0x0453, 0x201E, 0x2026, 0x2020, 0x2021,
+    0x20AC, 0x2030, 0x0409, 0x2039, 0x040A, 0x040C, 0x040B, 0x040F,
+    0x0452, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+    0xFFFD, 0x2122, 0x0459, 0x203A, 0x045A, 0x045C, 0x045B, 0x045F,
+    0x00A0, 0x040E, 0x045E, 0x0408, 0x00A4, 0x0490, 0x00A6, 0x00A7,
+    0x0401, 0x00A9, 0x0404, 0x00AB, 0x00AC, 0x00AD, 0x00AE, 0x0407,
+    0x00B0, 0x00B1, 0x0406, 0x0456, 0x0491, 0x00B5, 0x00B6, 0x00B7,
+    0x0451, 0x2116, 0x0454, 0x00BB, 0x0458, 0x0405, 0x0455, 0x0457,
+    0x0410, 0x0411, 0x0412, 0x0413, 0x0414, 0x0415, 0x0416, 0x0417,
+    0x0418, 0x0419, 0x041A, 0x041B, 0x041C, 0x041D, 0x041E, 0x041F,
+    0x0420, 0x0421, 0x0422, 0x0423, 0x0424, 0x0425, 0x0426, 0x0427,
+    0x0428, 0x0429, 0x042A, 0x042B, 0x042C, 0x042D, 0x042E, 0x042F,
+    0x0430, 0x0431, 0x0432, 0x0433, 0x0434, 0x0435, 0x0436, 0x0437,
+    0x0438, 0x0439, 0x043A, 0x043B, 0x043C, 0x043D, 0x043E, 0x043F,
+    0x0440, 0x0441, 0x0442, 0x0443, 0x0444, 0x0445, 0x0446, 0x0447,
+    0x0448, 0x0449, 0x044A, 0x044B, 0x044C, 0x044D, 0x044E, 0x044F,
+};
+
+/* The length of the UTF-8 sequence that starts at s[0..left), or 0 when it is not one:
+ * no overlong forms, no surrogates, nothing above U+10FFFF. */
+static size_t utf8_sequence(const unsigned char *s, size_t left)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t length = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+    if (length == 0 || s[0] > 0xF4 || left < length)
+        return 0;
+    for (size_t k = 1; k < length; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
+        return 0;
+    return length;
+}
+
+bool utf8_valid(const char *text, size_t size)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t at = 0, length; at < size; at += length)
+        if ((length = utf8_sequence(s + at, size - at)) == 0)
+            return false;
+    return true;
+}
+
+char *utf8_from_windows1251(const char *text, size_t size, size_t *out_size)
+{
+    char *out = malloc(3 * size + 1); /* every code point of the table fits in 3 bytes */
+    size_t n = 0;
+    if (!out)
+        return NULL;
+    for (size_t k = 0; k < size; k++) {
+        unsigned char b = (unsigned char)text[k];
+        unsigned cp = b < 0x80 ? b : windows1251_upper[b - 0x80];
+        if (cp < 0x80) {
+            out[n++] = (char)cp;
+        } else if (cp < 0x800) {
+            out[n++] = (char)(0xC0 | cp >> 6);
+            out[n++] = (char)(0x80 | (cp & 0x3F));
+        } else {
+            out[n++] = (char)(0xE0 | cp >> 12);
+            out[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            out[n++] = (char)(0x80 | (cp & 0x3F));
+        }
+    }
+    out[n] = '\0';
+    *out_size = n;
+    return out;
+}
