@@ -16,41 +16,14 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "gen/build.h"
+#include "fuzz/tables_root.h"
 
 #define MAX_ARGS 16
 
-static char root[] = "/tmp/damero-fuzz-cli-XXXXXX";
-
-static void remove_root(void)
-{
-    char command[sizeof root + 16];
-    snprintf(command, sizeof command, "rm -rf %s", root);
-    if (system(command) != 0)
-        fprintf(stderr, "fuzz_cli: could not remove %s\n", root);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    const struct variant *v = variant_by_name("russian");
-    struct material wanted[64];
-    struct build_options options = { 0 };
-    struct tableset ts;
-    char err[512], dir[sizeof root + 16];
-    int n = 0;
     (void)argc, (void)argv;
-    if (!mkdtemp(root) || chdir(root) != 0)
-        abort();
-    atexit(remove_root);
-    for (int pieces = 2; pieces <= 3; pieces++)
-        n += material_list(v, pieces, wanted + n, 64 - n);
-    snprintf(dir, sizeof dir, "%s/tables/russian", root);
-    tableset_init(&ts, v, dir);
-    if (build_materials(&ts, wanted, n, &options, err, sizeof err) < 0) {
-        fprintf(stderr, "fuzz_cli: %s\n", err);
-        abort();
-    }
-    tableset_free(&ts);
+    enter_tables_root("fuzz_cli");
     /* standard input empty, so that a batch probe reading it (no FEN given) ends at once */
     if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "r", stdin))
         abort();

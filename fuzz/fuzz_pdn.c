@@ -10,43 +10,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
-#include "gen/build.h"
-
-static char root[] = "/tmp/damero-fuzz-pdn-XXXXXX";
-
-static void remove_root(void)
-{
-    char command[sizeof root + 16];
-    snprintf(command, sizeof command, "rm -rf %s", root);
-    if (system(command) != 0)
-        fprintf(stderr, "fuzz_pdn: could not remove %s\n", root);
-}
+#include "fuzz/tables_root.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    const struct variant *v = variant_by_name("russian");
-    struct material wanted[64];
-    struct build_options options = { 0 };
-    struct tableset ts;
-    char err[512], dir[sizeof root + 16];
-    int n = 0;
     (void)argc, (void)argv;
-    if (!mkdtemp(root) || chdir(root) != 0)
-        abort();
-    atexit(remove_root);
-    for (int pieces = 2; pieces <= 3; pieces++)
-        n += material_list(v, pieces, wanted + n, 64 - n);
-    snprintf(dir, sizeof dir, "%s/tables/russian", root);
-    tableset_init(&ts, v, dir);
-    if (build_materials(&ts, wanted, n, &options, err, sizeof err) < 0) {
-        fprintf(stderr, "fuzz_pdn: %s\n", err);
-        abort();
-    }
-    tableset_free(&ts);
+    enter_tables_root("fuzz_pdn");
     if (!freopen("/dev/null", "w", stdout)) /* stderr: run_fuzzers.sh closes it for us */
         abort();
     return 0;
