@@ -393,19 +393,42 @@ static void print_before_count(FILE *f, bool md, const struct rule_section *s)
         }
 }
 
+/* Where the count starts at its precondition (the forzosa), the convention a reading's
+ * answer depends on, and the other convention's answer: "the move that occupies the
+ * diagonal not counted; counted as move 1, 158 won starts are drawn"; "" for other
+ * rules, or where the other convention changes nothing. */
+static void convention_words(const struct rule_section *s, int k, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (!s->report.rule->counts_from_precondition)
+        return;
+    const uint64_t *drawn = s->summary.reading[k].drawn_starts;
+    if (drawn[0] == drawn[1])
+        return;
+    if (drawn[1])
+        snprintf(out, size, "the move that occupies the diagonal not counted; counted as "
+                 "move 1, %" PRIu64 " won starts are drawn", drawn[1]);
+    else
+        snprintf(out, size, "the move that occupies the diagonal not counted; counted as "
+                 "move 1, every won start is won in time");
+}
+
 static void print_verdict(FILE *f, bool md, const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
+    char convention[160];
     for (int k = 0; k < move_limit_readings(rule); k++) {
         uint64_t wins = s->summary.reading[k].wins, beyond = s->summary.reading[k].beyond;
         fprintf(f, md ? "\n**Verdict (reading %d):** " : "  verdict (reading %d): ", k + 1);
         if (beyond == 0)
-            fprintf(f, "%d %s is enough for every one of the %" PRIu64 " won positions.\n",
+            fprintf(f, "%d %s is enough for every one of the %" PRIu64 " won positions",
                     rule->readings[k].limit, unit_words(rule->readings[k].unit), wins);
         else
             fprintf(f, "%" PRIu64 " of the %" PRIu64 " won positions need more than %d %s: "
-                       "the rule turns them into draws.\n",
+                       "the rule turns them into draws",
                     beyond, wins, rule->readings[k].limit, unit_words(rule->readings[k].unit));
+        convention_words(s, k, convention, sizeof convention);
+        fprintf(f, convention[0] ? " (%s).\n" : ".\n", convention);
     }
 }
 
@@ -599,6 +622,7 @@ static void add_summary_row(struct report_output *out, const struct variant_repo
     snprintf(row->wins, sizeof row->wins, "%" PRIu64, x->wins);
     snprintf(row->longest, sizeof row->longest, x->longest < 0 ? "-" : "%d", x->longest);
     snprintf(row->beyond, sizeof row->beyond, "%" PRIu64, x->beyond);
+    convention_words(s, reading, row->convention, sizeof row->convention);
 }
 
 static void print_summary(const struct report_output *out, FILE *f, bool md)
@@ -613,6 +637,13 @@ static void print_summary(const struct report_output *out, FILE *f, bool md)
         const char *cells[] = { row->variant, row->rule, row->limit, row->wins, row->longest,
                                 row->beyond };
         print_row(f, md, cells, 6, widths);
+    }
+    /* the counting conventions the answers above depend on, under the table */
+    for (int k = 0; k < out->num_rows; k++) {
+        const struct summary_row *row = &out->rows[k];
+        if (row->convention[0])
+            fprintf(f, md ? "\n- %s %s, %s: %s.\n" : "  note: %s %s, %s: %s.\n", row->variant,
+                    row->rule, row->limit, row->convention);
     }
 }
 

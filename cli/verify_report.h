@@ -46,6 +46,7 @@ int report_lines(const char *dir, struct variant_report *r, char *err, size_t er
 /* One line of the closing summary: a rule under one reading. */
 struct summary_row {
     char variant[24], rule[48], limit[48], wins[24], longest[24], beyond[48];
+    char convention[160]; /* how the count was counted, where another way changes it */
 };
 
 #define MAX_SUMMARY_ROWS 128

@@ -383,11 +383,13 @@ else
 fi
 
 # summary_last ROWS: the last run's output ends with a line "== summary" and the table:
-# its head and ROWS rows (one per reading of each rule).
+# its head and ROWS rows (one per reading of each rule), then any notes on conventions.
 summary_last() {
   awk -v rows="$1" '
     /^== summary/ { at = NR; n = 0; bad = 0; next }
     at && !/^  / { bad = 1 }
+    at && /^  note: / { notes = 1; next }
+    at && notes { bad = 1 }
     at && !/^  variant / { n++ }
     END { exit !(at && !bad && n == rows) }' <<< "$out" && return
   echo "    want a summary of $1 rows at the end, not:"
@@ -413,9 +415,11 @@ check "spanish forzosa: not a verdict per reading" verdicts forzosa 2
 check "spanish 40 plies: not a verdict per reading" verdicts "40 plies" 1
 check "spanish saque de peon: a verdict though not checked" verdicts "saque de peon" 0
 check "spanish forzosa at 12 moves: no win turned into a draw" \
-  grep -qE '^  verdict \(reading 1\): [1-9][0-9]* of the [0-9]+ won positions need more than 12 moves of the strong side: the rule turns them into draws\.$' <<< "$out"
+  grep -qE '^  verdict \(reading 1\): [1-9][0-9]* of the [0-9]+ won positions need more than 12 moves of the strong side: the rule turns them into draws \(the move that occupies the diagonal not counted; counted as move 1, 7170 won starts are drawn\)\.$' <<< "$out"
 check "spanish forzosa at 13 moves: not enough" \
-  grep -qE '^  verdict \(reading 2\): 13 moves of the strong side is enough for every one of the [0-9]+ won positions\.$' <<< "$out"
+  grep -qE '^  verdict \(reading 2\): 13 moves of the strong side is enough for every one of the [0-9]+ won positions \(the move that occupies the diagonal not counted; counted as move 1, 158 won starts are drawn\)\.$' <<< "$out"
+check "spanish summary: no note of the counting convention the forzosa depends on" \
+  grep -qF "  note: spanish forzosa, 13 moves of the strong side: the move that occupies the diagonal not counted; counted as move 1, 158 won starts are drawn." <<< "$out"
 check "spanish summary: the forzosa at 12 moves turns no win into a draw" \
   grep -qE '^  spanish +forzosa +12 moves of the strong side +[0-9]+ +13 +[1-9][0-9]*$' <<< "$out"
 check "spanish forzosa: 12 or 13 moves, the occupying move not counted" \
