@@ -25,13 +25,15 @@
  *
  * Errors: every function that can fail returns an enum damero_status (DAMERO_OK is 0,
  * failures are negative) and leaves a sentence for damero_error_message(). The library
- * never prints and never aborts.
+ * never prints and never aborts. (DAMERO_NOT_CACHED, positive, is no failure: the
+ * probe from the cache alone saying it did not answer.)
  *
  * Threads: after damero_open() returns, any number of threads may probe one handle at
  * once (table files are opened on first use, under a lock of their own). damero_close() must not run while another thread still uses the handle.
  *
- * What each call is for, as its comment's "Use:" says: during search, damero_probe_wdl
- * and damero_probe_wdl_many (damero_probe too where the distance is wanted); at the
+ * What each call is for, as its comment's "Use:" says: during search, damero_probe_wdl,
+ * damero_probe_wdl_many and damero_probe_wdl_cached (damero_probe too where the distance
+ * is wanted); at the
  * root, damero_root_moves, damero_best_move and the calls under the move-limit rules;
  * the others at start-up and shutdown, or by tools (a board on screen, a game viewer,
  * damero check). */
@@ -60,6 +62,8 @@ extern "C" {
         DAMERO_STRINGIFY(DAMERO_VERSION_PATCH)
 
 enum damero_status {
+    DAMERO_NOT_CACHED = 1,     /* not a failure: damero_probe_wdl_cached could not answer
+                                  from the cache, and left no message */
     DAMERO_OK = 0,
     DAMERO_ERR_ARGUMENT = -1,  /* a NULL pointer, or too little room for the result */
     DAMERO_ERR_VARIANT = -2,   /* an unknown variant, or a table file of another variant */
@@ -254,6 +258,54 @@ int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
  * DAMERO_ERR_ARGUMENT (tb, positions or wdl NULL). Thread-safe. Use: during search. */
 int damero_probe_wdl_many(damero_tb *tb, const damero_position *positions, size_t n, int *wdl,
                           int *statuses);
+
+/* damero_probe_wdl() from the block cache alone: the value when it is in memory, else
+ * DAMERO_NOT_CACHED at once. It never opens, reads or decompresses a table file, so it
+ * never waits on the disk: the probe for the depths of a search where a value is only
+ * worth having if it comes for free (other engines call it a conditional probe). The
+ * values not answered can be probed with damero_probe_wdl where waiting is affordable
+ * (nearer the root), which also caches their blocks for the next time.
+ *
+ * wdl: receives DAMERO_WIN, DAMERO_DRAW or DAMERO_LOSS when the status is DAMERO_OK;
+ *      left as it was otherwise.
+ *
+ * Returns DAMERO_OK; DAMERO_NOT_CACHED (no failure, and no message for
+ * damero_error_message) when the value's block is not in the cache, when its table file
+ * has not been opened by a probe yet, or when the handle has no cache (damero_open with
+ * cache_bytes 0); or, without reading anything, the failures of damero_probe_wdl that
+ * need no read: DAMERO_ERR_POSITION, DAMERO_ERR_MISSING (no table for the material), or
+ * the status of a table file already found bad. A position where the side to move must
+ * capture is answered from its captures' values, when all of those it needs are cached
+ * (DAMERO_NOT_CACHED otherwise); one whose game is over, at once. Counted in
+ * damero_cache_stats: a hit when answered from the cache, a miss when not.
+ * Thread-safe. Use: during search, the call that never waits. */
+int damero_probe_wdl_cached(damero_tb *tb, const damero_position *pos, int *wdl);
+
+/* What the handle's block cache has done since damero_open or the last
+ * damero_reset_cache_stats: how often a value was found in it, and what the probes read
+ * from the table files. */
+typedef struct damero_cache_stats {
+    uint64_t hits;               /* values found in the cache */
+    uint64_t misses;             /* values not found there: their block was then read
+                                    (damero_probe_wdl_cached: left unanswered) */
+    uint64_t blocks_read;        /* blocks read from table files and decompressed by the
+                                    probes (damero_check's reading is not counted) */
+    uint64_t bytes_read;         /* the bytes of those blocks in the files (compressed) */
+    uint64_t bytes_decompressed; /* their bytes once decompressed */
+} damero_cache_stats;
+
+/* Reads the handle's statistics into stats. Every probe of any thread counts, with
+ * atomic adds; read while other threads probe, the fields are each exact but may be a
+ * few counts apart from each other. Returns DAMERO_OK, or DAMERO_ERR_ARGUMENT for a NULL
+ * argument. Thread-safe. Use: anywhere, between searches or by tools (it sums a few
+ * dozen counters: cheap, but not free). */
+int damero_read_cache_stats(const damero_tb *tb, damero_cache_stats *stats);
+
+/* Sets the handle's statistics back to zero (the cache itself keeps its blocks). Probes
+ * running meanwhile in other threads may count just before or after the reset. Returns
+ * DAMERO_OK, or DAMERO_ERR_ARGUMENT for a NULL handle. Thread-safe. Use: between
+ * searches, before measuring. */
+int damero_reset_cache_stats(damero_tb *tb);
 
 /* The value of pos with its DTM and MTC, from the DTM and MTC tables (not the WDL ones).
  * A position where the side to move has no piece or no move is over: its DTM and MTC

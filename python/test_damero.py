@@ -61,6 +61,25 @@ class BindingTest(unittest.TestCase):
         self.assertFails(damero.ERR_MISSING, self.tb.probe_wdl_many,
                          [FEN, "W:WKa1,Kb2:BKh8,Kg7"], words="W:WKa1,Kb2:BKh8,Kg7")
 
+    def test_probe_wdl_cached_and_statistics(self):
+        quiet = "W:WKa1,Kc1:BKh8"
+        self.assertEqual(self.tb.cache_stats(), damero.CacheStats(0, 0, 0, 0, 0))
+        self.assertIsNone(self.tb.probe_wdl_cached(quiet))  # nothing read yet
+        self.assertEqual(self.tb.cache_stats().blocks_read, 0)
+        wdl = self.tb.probe_wdl(quiet)
+        read = self.tb.cache_stats()
+        self.assertEqual((read.hits, read.misses, read.blocks_read), (0, 1, 1))
+        self.assertGreater(read.bytes_decompressed, 0)
+        self.assertGreater(read.bytes_read, 0)
+        self.assertEqual(self.tb.probe_wdl_cached(quiet), wdl)
+        self.assertEqual(self.tb.cache_stats(), read._replace(hits=1))
+        self.tb.reset_cache_stats()
+        self.assertEqual(self.tb.cache_stats(), damero.CacheStats(0, 0, 0, 0, 0))
+        self.assertFails(damero.ERR_MISSING, self.tb.probe_wdl_cached, "W:WKa1,Kb2:BKh8,Kg7")
+        with damero.Tables("russian", self.tables, 0) as uncached:
+            uncached.probe_wdl(quiet)
+            self.assertIsNone(uncached.probe_wdl_cached(quiet))
+
     def test_moves(self):
         moves = self.tb.root_moves(FEN)
         self.assertEqual([m.text for m in moves[:2]], ["c3:g7", "c3:h8"])

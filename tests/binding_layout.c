@@ -70,11 +70,19 @@ static void print_structs(void)
     STRUCT(damero_rules_move);
     FIELD(damero_rules_move, move);
     FIELD(damero_rules_move, value);
+
+    STRUCT(damero_cache_stats);
+    FIELD(damero_cache_stats, hits);
+    FIELD(damero_cache_stats, misses);
+    FIELD(damero_cache_stats, blocks_read);
+    FIELD(damero_cache_stats, bytes_read);
+    FIELD(damero_cache_stats, bytes_decompressed);
 }
 
 static void print_constants(void)
 {
     /* enum damero_status */
+    CONSTANT(DAMERO_NOT_CACHED);
     CONSTANT(DAMERO_OK);
     CONSTANT(DAMERO_ERR_ARGUMENT);
     CONSTANT(DAMERO_ERR_VARIANT);
