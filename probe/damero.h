@@ -218,6 +218,66 @@ int damero_square_at(const damero_tb *tb, int column, int row);
  * Returns DAMERO_OK, or DAMERO_ERR_POSITION when there is no such square. Thread-safe. */
 int damero_square_name(const damero_tb *tb, int square, char name[DAMERO_SQUARE_NAME_SIZE]);
 
+/* ---- An engine's own board layout (for search: no FEN text) ----
+ *
+ * An engine keeps its board as bitboards in an order of its own. A layout maps that
+ * order to damero_position's (bit n-1 for square n of the variant's numbering), so that
+ * an engine converts its board with a few instructions per piece, and damero's
+ * positions back, without writing or reading a FEN. The orders, by the bit of the
+ * engine's board (0-based), the board as White sees it (White at the bottom, as
+ * damero_square_at draws it), counting the squares played on only (all 64 in turkish):
+ *
+ *   DAMERO_ORDER_NUMBERS     bit k is square k+1 of the variant's own numbering:
+ *                            damero_position's order itself.
+ *   DAMERO_ORDER_BOTTOM_LEFT bit 0 is the lowest rank's leftmost square played on (a1
+ *                            on the usual boards, b1 on the mirrored spanish and italian
+ *                            ones), then along that rank to the right, then the next rank
+ *                            up: on 8x8 a1 c1 e1 g1 b2 ... h8 = 0..31, on 10x10 a1 c1 ...
+ *                            i1 b2 ... j10 = 0..49, turkish a1 b1 ... h8 = 0..63. The
+ *                            usual order of 8x8 engines of the russian family.
+ *   DAMERO_ORDER_TOP_LEFT    bit 0 is the top rank's leftmost square played on, then
+ *                            along that rank to the right, then the next rank down: on
+ *                            8x8 b8 d8 f8 h8 a7 ... g1 = 0..31, on 10x10 b10 d10 ... j10
+ *                            a9 ... i1 = 0..49. The international and english numbers
+ *                            less one, the order of engines that index by them.
+ *
+ * Another order (one with ghost squares between the ranks, say) is a layout too: fill
+ * `number` from damero_square_at and `bit` as its inverse. */
+enum damero_order {
+    DAMERO_ORDER_NUMBERS = 0,
+    DAMERO_ORDER_BOTTOM_LEFT = 1,
+    DAMERO_ORDER_TOP_LEFT = 2
+};
+
+typedef struct damero_layout {
+    int bits;              /* the engine's bits the board uses: 0..bits-1 */
+    uint8_t number[64];    /* engine bit k -> the variant's square number (0: none) */
+    uint8_t bit[65];       /* square number n (1..64) -> the engine's bit (bit[0] unused) */
+} damero_layout;
+
+/* Fills layout with the variant's squares in `order` (enum damero_order). Returns
+ * DAMERO_OK, or DAMERO_ERR_ARGUMENT (a NULL argument, an unknown order). Thread-safe.
+ * Use: at start-up, once; the conversions below then take the layout. */
+int damero_layout_make(const damero_tb *tb, int order, damero_layout *layout);
+
+/* A board in the engine's layout as damero_position: men[c] and kings[c] are the
+ * engine's bitboards of color c (enum damero_color), side_to_move DAMERO_WHITE or
+ * DAMERO_BLACK. Costs a few instructions per piece; checks only that every bit set is
+ * a square of the layout (the probes check the rest, as for any position).
+ * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer) or DAMERO_ERR_POSITION (a bit
+ * that is no square, or a side to move that is neither color). Thread-safe.
+ * Use: during search, before each probe. */
+int damero_position_from_layout(const damero_layout *layout, const uint64_t men[2],
+                                const uint64_t kings[2], int side_to_move,
+                                damero_position *pos);
+
+/* The inverse: pos (a position damero gave, such as a move's `after`) as the engine's
+ * bitboards. Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer) or
+ * DAMERO_ERR_POSITION (a square the layout does not have). Thread-safe. Use: at the
+ * root (the positions of damero_root_moves), or anywhere. */
+int damero_position_to_layout(const damero_layout *layout, const damero_position *pos,
+                              uint64_t men[2], uint64_t kings[2], int *side_to_move);
+
 /* Reads a FEN in the variant's notation ("W:W31,32,K45:B1,2,K7" or "B:WKa1:BKh8") into
  * pos, checking that the position can stand on the board. Returns DAMERO_OK or
  * DAMERO_ERR_POSITION. Thread-safe. */

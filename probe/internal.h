@@ -13,6 +13,7 @@
  *   probe/rules_probe.c the public calls under the move-limit rules
  *   probe/cached.c      the probe that answers from the block cache alone (in search)
  *   probe/cache_stats.c the handle's counts of lookups, blocks read and bytes
+ *   probe/layout.c      an engine's board layout: its bit orders, positions converted
  *   probe/cache.c       the block cache (probe/cache.h) */
 #ifndef DAMERO_PROBE_INTERNAL_H
 #define DAMERO_PROBE_INTERNAL_H

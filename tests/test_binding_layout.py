@@ -34,6 +34,10 @@ NOT_BOUND = {
     "DAMERO_VERSION_MINOR": "__version__ holds them (test_the_version_is_the_header_s)",
     "DAMERO_VERSION_PATCH": "__version__ holds them (test_the_version_is_the_header_s)",
     "DAMERO_SQUARE_NAME_SIZE": "the binding has no board calls",
+    "damero_layout": "an engine's board layout, for search in C: the binding speaks FEN",
+    "DAMERO_ORDER_NUMBERS": "an engine's board layout, for search in C",
+    "DAMERO_ORDER_BOTTOM_LEFT": "an engine's board layout, for search in C",
+    "DAMERO_ORDER_TOP_LEFT": "an engine's board layout, for search in C",
     "DAMERO_DTZ_UNKNOWN": "every negative distance reads None",
 }
 
