@@ -50,6 +50,7 @@ from collections import namedtuple
 __version__ = "0.1.0"
 
 WIN, DRAW, LOSS = 1, 0, -1
+NOT_CACHED = 1  # probe_wdl_cached's "not in the cache": no failure
 OK, ERR_ARGUMENT, ERR_VARIANT, ERR_POSITION, ERR_MISSING, ERR_IO = 0, -1, -2, -3, -4, -5
 ERR_FORMAT, ERR_TRUNCATED, ERR_VERSION, ERR_CORRUPT, ERR_MEMORY, ERR_GAME_OVER = (
     -6, -7, -8, -9, -10, -11)
@@ -64,6 +65,9 @@ _MOVE_TEXT_SIZE = 80
 Value = namedtuple("Value", "wdl dtm mtc")
 Move = namedtuple("Move", "text from_square to_square captures after value")
 Problem = namedtuple("Problem", "file status message")
+# What the block cache did (damero_cache_stats): values found in it or not, and the
+# blocks the probes read from the files, their bytes there and decompressed.
+CacheStats = namedtuple("CacheStats", "hits misses blocks_read bytes_read bytes_decompressed")
 # A move-limit rule (damero_rule_info): limit, unit and source are tuples, one per reading.
 RuleInfo = namedtuple("RuleInfo", "name words readings limit unit source")
 # A value under the rules (damero_rules_value): plain is the Value without them; plies is
@@ -172,6 +176,10 @@ class _RulesMove(ctypes.Structure):
     _fields_ = [("move", _Move), ("value", _RulesValue)]
 
 
+class _CacheStats(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_uint64) for name in CacheStats._fields]
+
+
 _PROBLEM_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int,
                                ctypes.c_char_p)
 
@@ -258,6 +266,9 @@ def _load():
         "damero_probe_wdl": (i, [tb, pos, ctypes.POINTER(i)]),
         "damero_probe_wdl_many": (i, [tb, pos, ctypes.c_size_t, ctypes.POINTER(i),
                                       ctypes.POINTER(i)]),
+        "damero_probe_wdl_cached": (i, [tb, pos, ctypes.POINTER(i)]),
+        "damero_read_cache_stats": (i, [tb, ctypes.POINTER(_CacheStats)]),
+        "damero_reset_cache_stats": (i, [tb]),
         "damero_probe": (i, [tb, pos, ctypes.POINTER(_Value)]),
         "damero_root_moves": (i, [tb, pos, ctypes.POINTER(_Move), i, ctypes.POINTER(i)]),
         "damero_best_move": (i, [tb, pos, ctypes.POINTER(_Move)]),
@@ -396,6 +407,27 @@ class Tables:
             raise DameroError(status, "%s: %s" % (
                 fens[first], _lib.damero_error_message().decode(errors="replace")))
         return list(wdl)
+
+    def probe_wdl_cached(self, fen):
+        """WIN, DRAW or LOSS from the block cache alone, or None when the value is not
+        there (damero_probe_wdl_cached: it never reads a table file)."""
+        wdl = ctypes.c_int()
+        status = _lib.damero_probe_wdl_cached(self._handle(), ctypes.byref(self._position(fen)),
+                                              ctypes.byref(wdl))
+        if status == NOT_CACHED:
+            return None
+        _check(status)
+        return wdl.value
+
+    def cache_stats(self):
+        """CacheStats since the tables were opened or reset_cache_stats() last ran."""
+        stats = _CacheStats()
+        _check(_lib.damero_read_cache_stats(self._handle(), ctypes.byref(stats)))
+        return CacheStats(*(getattr(stats, name) for name in CacheStats._fields))
+
+    def reset_cache_stats(self):
+        """Sets the cache's statistics back to zero (the cache keeps its blocks)."""
+        _check(_lib.damero_reset_cache_stats(self._handle()))
 
     def probe(self, fen):
         """The Value (wdl, dtm, mtc) of the position, from the DTM and MTC tables."""
