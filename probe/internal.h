@@ -75,8 +75,8 @@ struct tb_table {
 
 /* The handle's statistics (damero_cache_stats), counted in stripes so that threads
  * probing at once do not fight over one cache line: each thread adds to a stripe of its
- * own (probe_stripe), and a reading sums them all. A stripe is padded
- * to 128 bytes, so that two never share a 64-byte line however the handle is aligned. */
+ * own (probe_stripe), and a reading sums them all. A stripe is padded to 128 bytes, so
+ * that the counters of two never share a 64-byte line however the handle is aligned. */
 #define STATS_STRIPE_BITS 5
 #define STATS_STRIPES (1 << STATS_STRIPE_BITS)
 struct stats_stripe {
