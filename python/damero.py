@@ -236,10 +236,15 @@ def _load_library():
                       f"beside damero.py, or set DAMERO_LIBRARY to its path")
 
 
+def _version_of(lib):
+    """The version a loaded libdamero says it is."""
+    return lib.damero_version().decode()
+
+
 def _check_version(lib):
     """ImportError unless the library loaded has this binding's major version and at
     least its minor one: the binding calls functions that came with that minor."""
-    have = lib.damero_version().decode()
+    have = _version_of(lib)
     want_major, want_minor = (int(n) for n in __version__.split(".")[:2])
     major, minor = (int(n) for n in have.split(".")[:2])
     if major != want_major or minor < want_minor:
@@ -286,7 +291,12 @@ def _load():
                                         ctypes.POINTER(_RulesMove), i, ctypes.POINTER(i)]),
     }
     for name, (restype, argtypes) in signatures.items():
-        function = getattr(lib, name)
+        try:
+            function = getattr(lib, name)
+        except AttributeError as e:
+            raise ImportError(f"{lib._name} (libdamero {_version_of(lib)}) has no {name}: it "
+                              f"is older than this damero.py ({__version__}); install the "
+                              f"library and the binding of one version") from e
         function.restype = restype
         function.argtypes = argtypes
     return lib

@@ -247,6 +247,33 @@ class LibraryTest(unittest.TestCase):
                       os.path.join(self.root, "lib", "libdamero.so.0"), "system's loader"):
             self.assertIn(place, out)
 
+    def fake_library(self, version):
+        """A libdamero.so.0 of nothing but damero_version (saying `version`) beside a
+        copy of the module; its folder, or None without a C compiler."""
+        where = self.place("fake")
+        source = os.path.join(where, "fake.c")
+        with open(source, "w") as f:
+            f.write('const char *damero_version(void) { return "%s"; }\n' % version)
+        compiler = shutil.which(os.environ.get("CC", "cc"))
+        if compiler is None:
+            return None
+        subprocess.run([compiler, "-shared", "-fPIC", "-o",
+                        os.path.join(where, "libdamero.so.0"), source], check=True)
+        return where
+
+    def test_a_library_of_another_version_is_refused(self):
+        major, minor, _ = (int(n) for n in damero.__version__.split("."))
+        for version, words in ((f"{major + 1}.0.0", "but this damero.py is for"),
+                               (damero.__version__, "has no damero_error_message")):
+            where = self.fake_library(version)
+            if where is None:
+                self.skipTest("no C compiler to make a library with")
+            code, out = self.run_import(where)
+            self.assertNotEqual(code, 0, out)
+            self.assertIn("ImportError", out)
+            self.assertIn(words, out)
+            shutil.rmtree(where)
+
     def test_a_wrong_damero_library_is_not_passed_over(self):
         where = self.place("bundle", "bundle")
         missing = os.path.join(self.root, "missing.so")
