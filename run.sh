@@ -16,6 +16,7 @@ cd "$(dirname "$0")"
 
 packages=(cmake make gcc libc6-dev libzstd-dev libcmocka-dev pkg-config binutils libjansson-dev
           libmicrohttpd-dev python3 python3-selenium chromium chromium-driver
+          python3-venv python3-setuptools python3-wheel
           clang libclang-rt-dev libomp-dev) # clang, libFuzzer, clang's OpenMP: clang, fuzz
 
 install_missing() {

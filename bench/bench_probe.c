@@ -2,7 +2,8 @@
  * cost on disk.
  *
  * On the tables `damero gen --variant V --pieces N --dir DIR` writes, times WDL probes on
- * one thread with every block cached (warm) and with no cache at all (cold: each probe
+ * one thread with every block cached (warm; also from the cache alone,
+ * damero_probe_wdl_cached) and with no cache at all (cold: each probe
  * decompresses, from the OS page cache), DTM probes warm and probes under the move-limit
  * rules warm (damero_probe_rules, counts starting at the position), over random positions of
  * exactly N pieces drawn uniformly among all legal ones, and among the quiet ones (no
@@ -263,6 +264,7 @@ enum probe_kind {
     PROBE_DTM,
     PROBE_RULES, /* damero_probe_rules with the counts starting at the position */
     PROBE_WDL_MANY, /* damero_probe_wdl_many, MANY_AT_ONCE positions a call */
+    PROBE_WDL_CACHED, /* damero_probe_wdl_cached: every block must be cached already */
 };
 
 /* Positions a call to damero_probe_wdl_many: about the children of a node in a search. */
@@ -277,6 +279,7 @@ static int probe_one(damero_tb *tb, const damero_position *pos, enum probe_kind 
     case PROBE_DTM: return damero_probe(tb, pos, &value);
     case PROBE_RULES: return damero_probe_rules(tb, pos, NULL, 0, &rules);
     case PROBE_WDL_MANY: return damero_probe_wdl_many(tb, pos, 1, &value.wdl, NULL);
+    case PROBE_WDL_CACHED: return damero_probe_wdl_cached(tb, pos, &value.wdl);
     }
     return DAMERO_ERR_ARGUMENT;
 }
@@ -349,6 +352,11 @@ static void print_speed_table(const struct options *o, const damero_position *al
             PROBE_WDL_MANY);
     measure(tb, "WDL, 16 a call (damero_probe_wdl_many)", warm, "quiet", quiet, o->probes,
             PROBE_WDL_MANY);
+    /* after the rows above, which cached every block the positions need */
+    measure(tb, "WDL from the cache alone (damero_probe_wdl_cached)", warm, "all", all,
+            o->probes, PROBE_WDL_CACHED);
+    measure(tb, "WDL from the cache alone (damero_probe_wdl_cached)", warm, "quiet", quiet,
+            o->probes, PROBE_WDL_CACHED);
     measure(tb, "DTM+MTC", warm, "all", all, o->probes, PROBE_DTM);
     measure(tb, "DTM+MTC", warm, "quiet", quiet, o->probes, PROBE_DTM);
     if (o->rules) {

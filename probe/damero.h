@@ -25,13 +25,15 @@
  *
  * Errors: every function that can fail returns an enum damero_status (DAMERO_OK is 0,
  * failures are negative) and leaves a sentence for damero_error_message(). The library
- * never prints and never aborts.
+ * never prints and never aborts. (DAMERO_NOT_CACHED, positive, is no failure: the
+ * probe from the cache alone saying it did not answer.)
  *
  * Threads: after damero_open() returns, any number of threads may probe one handle at
  * once (table files are opened on first use, under a lock of their own). damero_close() must not run while another thread still uses the handle.
  *
- * What each call is for, as its comment's "Use:" says: during search, damero_probe_wdl
- * and damero_probe_wdl_many (damero_probe too where the distance is wanted); at the
+ * What each call is for, as its comment's "Use:" says: during search, damero_probe_wdl,
+ * damero_probe_wdl_many and damero_probe_wdl_cached (damero_probe too where the distance
+ * is wanted); at the
  * root, damero_root_moves, damero_best_move and the calls under the move-limit rules;
  * the others at start-up and shutdown, or by tools (a board on screen, a game viewer,
  * damero check). */
@@ -60,6 +62,8 @@ extern "C" {
         DAMERO_STRINGIFY(DAMERO_VERSION_PATCH)
 
 enum damero_status {
+    DAMERO_NOT_CACHED = 1,     /* not a failure: damero_probe_wdl_cached could not answer
+                                  from the cache, and left no message */
     DAMERO_OK = 0,
     DAMERO_ERR_ARGUMENT = -1,  /* a NULL pointer, or too little room for the result */
     DAMERO_ERR_VARIANT = -2,   /* an unknown variant, or a table file of another variant */
@@ -214,6 +218,66 @@ int damero_square_at(const damero_tb *tb, int column, int row);
  * Returns DAMERO_OK, or DAMERO_ERR_POSITION when there is no such square. Thread-safe. */
 int damero_square_name(const damero_tb *tb, int square, char name[DAMERO_SQUARE_NAME_SIZE]);
 
+/* ---- An engine's own board layout (for search: no FEN text) ----
+ *
+ * An engine keeps its board as bitboards in an order of its own. A layout maps that
+ * order to damero_position's (bit n-1 for square n of the variant's numbering), so that
+ * an engine converts its board with a few instructions per piece, and damero's
+ * positions back, without writing or reading a FEN. The orders, by the bit of the
+ * engine's board (0-based), the board as White sees it (White at the bottom, as
+ * damero_square_at draws it), counting the squares played on only (all 64 in turkish):
+ *
+ *   DAMERO_ORDER_NUMBERS     bit k is square k+1 of the variant's own numbering:
+ *                            damero_position's order itself.
+ *   DAMERO_ORDER_BOTTOM_LEFT bit 0 is the lowest rank's leftmost square played on (a1
+ *                            on the usual boards, b1 on the mirrored spanish and italian
+ *                            ones), then along that rank to the right, then the next rank
+ *                            up: on 8x8 a1 c1 e1 g1 b2 ... h8 = 0..31, on 10x10 a1 c1 ...
+ *                            i1 b2 ... j10 = 0..49, turkish a1 b1 ... h8 = 0..63. The
+ *                            usual order of 8x8 engines of the russian family.
+ *   DAMERO_ORDER_TOP_LEFT    bit 0 is the top rank's leftmost square played on, then
+ *                            along that rank to the right, then the next rank down: on
+ *                            8x8 b8 d8 f8 h8 a7 ... g1 = 0..31, on 10x10 b10 d10 ... j10
+ *                            a9 ... i1 = 0..49. The international and english numbers
+ *                            less one, the order of engines that index by them.
+ *
+ * Another order (one with ghost squares between the ranks, say) is a layout too: fill
+ * `number` from damero_square_at and `bit` as its inverse. */
+enum damero_order {
+    DAMERO_ORDER_NUMBERS = 0,
+    DAMERO_ORDER_BOTTOM_LEFT = 1,
+    DAMERO_ORDER_TOP_LEFT = 2
+};
+
+typedef struct damero_layout {
+    int bits;              /* the engine's bits the board uses: 0..bits-1 */
+    uint8_t number[64];    /* engine bit k -> the variant's square number (0: none) */
+    uint8_t bit[65];       /* square number n (1..64) -> the engine's bit (bit[0] unused) */
+} damero_layout;
+
+/* Fills layout with the variant's squares in `order` (enum damero_order). Returns
+ * DAMERO_OK, or DAMERO_ERR_ARGUMENT (a NULL argument, an unknown order). Thread-safe.
+ * Use: at start-up, once; the conversions below then take the layout. */
+int damero_layout_make(const damero_tb *tb, int order, damero_layout *layout);
+
+/* A board in the engine's layout as damero_position: men[c] and kings[c] are the
+ * engine's bitboards of color c (enum damero_color), side_to_move DAMERO_WHITE or
+ * DAMERO_BLACK. Costs a few instructions per piece; checks only that every bit set is
+ * a square of the layout (the probes check the rest, as for any position).
+ * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer) or DAMERO_ERR_POSITION (a bit
+ * that is no square, or a side to move that is neither color). Thread-safe.
+ * Use: during search, before each probe. */
+int damero_position_from_layout(const damero_layout *layout, const uint64_t men[2],
+                                const uint64_t kings[2], int side_to_move,
+                                damero_position *pos);
+
+/* The inverse: pos (a position damero gave, such as a move's `after`) as the engine's
+ * bitboards. Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer) or
+ * DAMERO_ERR_POSITION (a square the layout does not have). Thread-safe. Use: at the
+ * root (the positions of damero_root_moves), or anywhere. */
+int damero_position_to_layout(const damero_layout *layout, const damero_position *pos,
+                              uint64_t men[2], uint64_t kings[2], int *side_to_move);
+
 /* Reads a FEN in the variant's notation ("W:W31,32,K45:B1,2,K7" or "B:WKa1:BKh8") into
  * pos, checking that the position can stand on the board. Returns DAMERO_OK or
  * DAMERO_ERR_POSITION. Thread-safe. */
@@ -254,6 +318,54 @@ int damero_probe_wdl(damero_tb *tb, const damero_position *pos, int *wdl);
  * DAMERO_ERR_ARGUMENT (tb, positions or wdl NULL). Thread-safe. Use: during search. */
 int damero_probe_wdl_many(damero_tb *tb, const damero_position *positions, size_t n, int *wdl,
                           int *statuses);
+
+/* damero_probe_wdl() from the block cache alone: the value when it is in memory, else
+ * DAMERO_NOT_CACHED at once. It never opens, reads or decompresses a table file, so it
+ * never waits on the disk: the probe for the depths of a search where a value is only
+ * worth having if it comes for free (other engines call it a conditional probe). The
+ * values not answered can be probed with damero_probe_wdl where waiting is affordable
+ * (nearer the root), which also caches their blocks for the next time.
+ *
+ * wdl: receives DAMERO_WIN, DAMERO_DRAW or DAMERO_LOSS when the status is DAMERO_OK;
+ *      left as it was otherwise.
+ *
+ * Returns DAMERO_OK; DAMERO_NOT_CACHED (no failure, and no message for
+ * damero_error_message) when the value's block is not in the cache, when its table file
+ * has not been opened by a probe yet, or when the handle has no cache (damero_open with
+ * cache_bytes 0); or, without reading anything, the failures of damero_probe_wdl that
+ * need no read: DAMERO_ERR_POSITION, DAMERO_ERR_MISSING (no table for the material), or
+ * the status of a table file already found bad. A position where the side to move must
+ * capture is answered from its captures' values, when all of those it needs are cached
+ * (DAMERO_NOT_CACHED otherwise); one whose game is over, at once. Counted in
+ * damero_cache_stats: a hit when answered from the cache, a miss when not.
+ * Thread-safe. Use: during search, the call that never waits. */
+int damero_probe_wdl_cached(damero_tb *tb, const damero_position *pos, int *wdl);
+
+/* What the handle's block cache has done since damero_open or the last
+ * damero_reset_cache_stats: how often a value was found in it, and what the probes read
+ * from the table files. */
+typedef struct damero_cache_stats {
+    uint64_t hits;               /* values found in the cache */
+    uint64_t misses;             /* values not found there: their block was then read
+                                    (damero_probe_wdl_cached: left unanswered) */
+    uint64_t blocks_read;        /* blocks read from table files and decompressed by the
+                                    probes (damero_check's reading is not counted) */
+    uint64_t bytes_read;         /* the bytes of those blocks in the files (compressed) */
+    uint64_t bytes_decompressed; /* their bytes once decompressed */
+} damero_cache_stats;
+
+/* Reads the handle's statistics into stats. Every probe of any thread counts, with
+ * atomic adds; read while other threads probe, the fields are each exact but may be a
+ * few counts apart from each other. Returns DAMERO_OK, or DAMERO_ERR_ARGUMENT for a NULL
+ * argument. Thread-safe. Use: anywhere, between searches or by tools (it sums a few
+ * dozen counters: cheap, but not free). */
+int damero_read_cache_stats(const damero_tb *tb, damero_cache_stats *stats);
+
+/* Sets the handle's statistics back to zero (the cache itself keeps its blocks). Probes
+ * running meanwhile in other threads may count just before or after the reset. Returns
+ * DAMERO_OK, or DAMERO_ERR_ARGUMENT for a NULL handle. Thread-safe. Use: between
+ * searches, before measuring. */
+int damero_reset_cache_stats(damero_tb *tb);
 
 /* The value of pos with its DTM and MTC, from the DTM and MTC tables (not the WDL ones).
  * A position where the side to move has no piece or no move is over: its DTM and MTC

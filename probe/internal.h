@@ -11,6 +11,9 @@
  *   probe/read_value.c  a position's value read from its table through the block cache
  *   probe/damero.c      the public probing calls
  *   probe/rules_probe.c the public calls under the move-limit rules
+ *   probe/cached.c      the probe that answers from the block cache alone (in search)
+ *   probe/cache_stats.c the handle's counts of lookups, blocks read and bytes
+ *   probe/layout.c      an engine's board layout: its bit orders, positions converted
  *   probe/cache.c       the block cache (probe/cache.h) */
 #ifndef DAMERO_PROBE_INTERNAL_H
 #define DAMERO_PROBE_INTERNAL_H
@@ -70,6 +73,17 @@ struct tb_table {
     struct tb_file file[NUM_METRICS];    /* by metric - 1 */
 };
 
+/* The handle's statistics (damero_cache_stats), counted in stripes so that threads
+ * probing at once do not fight over one cache line: each thread adds to a stripe of its
+ * own (probe_stripe), and a reading sums them all. A stripe is padded to 128 bytes, so
+ * that the counters of two never share a 64-byte line however the handle is aligned. */
+#define STATS_STRIPE_BITS 5
+#define STATS_STRIPES (1 << STATS_STRIPE_BITS)
+struct stats_stripe {
+    _Atomic uint64_t hits, misses, blocks_read, bytes_read, bytes_decompressed;
+    uint8_t padding[128 - 5 * sizeof(uint64_t)];
+};
+
 struct damero_tb {
     const struct variant *v;
     char root[PATH_SIZE];                  /* dir, as given to damero_open */
@@ -86,6 +100,7 @@ struct damero_tb {
     bool rows_ready;                       /* rows[] hold them (else no rules can be read) */
     int bit_of_number[MAX_SQUARES + 1];    /* square number -> internal bit */
     int number_of_bit[MAX_SQUARES];        /* internal bit -> square number, 0 if none */
+    struct stats_stripe stats[STATS_STRIPES];
 };
 
 /* Keeps the formatted sentence as this thread's last error (damero_error_message) and
@@ -136,7 +151,52 @@ void probe_position_out(const damero_tb *tb, const struct position *p, damero_po
 void probe_move_out(const damero_tb *tb, const struct move *m, const struct position *child,
                     damero_move *out);
 
+/* ---- the statistics ---- */
+
+/* The stripe of the calling thread: picked by where its stack is, so that threads
+ * (whose stacks lie megabytes apart) mostly count in different stripes, with no
+ * thread-local variable (the shared library's would cost a call to __tls_get_addr on
+ * every lookup, and initial-exec TLS cannot be had when Python loads the library late).
+ * Two threads sharing a stripe only wait for each other: the adds are atomic. */
+static inline struct stats_stripe *probe_stripe(damero_tb *tb)
+{
+    char here;
+    uint64_t h = ((uint64_t)(uintptr_t)&here >> 16) * 0x9e3779b97f4a7c15ull;
+    return &tb->stats[h >> (64 - STATS_STRIPE_BITS)];
+}
+
+/* One value looked up in the cache: found there (hit) or not. Thread-safe. */
+static inline void probe_count_lookup(damero_tb *tb, bool hit)
+{
+    struct stats_stripe *s = probe_stripe(tb);
+    atomic_fetch_add_explicit(hit ? &s->hits : &s->misses, 1, memory_order_relaxed);
+}
+
+/* Block b of map read from its file and decompressed. Thread-safe. */
+static inline void probe_count_block(damero_tb *tb, const struct table_map *map, uint64_t b)
+{
+    struct stats_stripe *s = probe_stripe(tb);
+    atomic_fetch_add_explicit(&s->blocks_read, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->bytes_read, map->offsets[b + 1] - map->offsets[b],
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->bytes_decompressed, table_block_bytes(map, b),
+                              memory_order_relaxed);
+}
+
 /* ---- values ---- */
+
+/* Where the value of index i for `side` to move stands in one of t's files: the block,
+ * the place in it, and what the cache needs to read it there. */
+struct value_place {
+    const struct table_map *map;
+    uint32_t cache_file;
+    uint64_t block;
+    uint32_t k, count;
+};
+
+/* The place of index i for `side` to move in t's file of `metric`, which is open. */
+struct value_place probe_place_of(const struct tb_table *t, enum table_metric metric,
+                                  enum side side, uint64_t i);
 
 /* The most positions probe_wdl_batch takes: enough for their memory to be fetched at
  * once, which hides it. */
@@ -155,6 +215,14 @@ int probe_lookup(const damero_tb *tb, const struct position *p, struct lookup *l
 /* p's WDL from the WDL tables, the captures played where the side to move must take.
  * Returns a damero status. Thread-safe. */
 int probe_wdl(damero_tb *tb, const struct position *p, enum wdl *out);
+
+/* The WDL of p, where the side to move must capture (its WDL file holds a don't-care
+ * there): the captures played and the positions they lead to probed with child_wdl
+ * (probe_wdl, or the probe from the cache alone). Returns DAMERO_OK, or the first status
+ * other than DAMERO_OK child_wdl returns. Thread-safe. */
+typedef int (*probe_wdl_fn)(damero_tb *tb, const struct position *p, enum wdl *out);
+int probe_wdl_by_captures(damero_tb *tb, const struct position *p, probe_wdl_fn child_wdl,
+                          enum wdl *out);
 
 /* probe_position_in and probe_wdl of n positions (at most WDL_BATCH), the memory their
  * values stand in fetched for all of them at once rather than one after the other: each

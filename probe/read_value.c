@@ -11,15 +11,6 @@
 
 #define NEEDS(metric) (1u << (metric))
 
-/* Where the value of index i for `side` to move stands in one of t's files: the block,
- * the place in it, and what the cache needs to read it there. */
-struct value_place {
-    const struct table_map *map;
-    uint32_t cache_file;
-    uint64_t block;
-    uint32_t k, count;
-};
-
 /* ---- the table and the place ---- */
 
 /* Whether t's WDL file is there and was built WDL-only (damero gen --metrics wdl), so
@@ -71,8 +62,8 @@ static int find_table(damero_tb *tb, const struct position *p, unsigned needed,
     return status;
 }
 
-static struct value_place place_of(const struct tb_table *t, enum table_metric metric,
-                                   enum side side, uint64_t i)
+struct value_place probe_place_of(const struct tb_table *t, enum table_metric metric,
+                                  enum side side, uint64_t i)
 {
     const struct tb_file *f = &t->file[metric - 1];
     uint64_t b = table_block_of(&f->map, side, i);
@@ -95,10 +86,11 @@ static int read_block_value(damero_tb *tb, const struct value_place *at, unsigne
                               : TABLE_ERR_MEMORY;
     if (dctx)
         probe_give_dctx(tb, dctx);
-    if (status == TABLE_OK)
+    if (status == TABLE_OK) {
+        probe_count_block(tb, map, at->block);
         *value = block_cache_insert(tb->cache, at->cache_file, at->block, data, bits,
                                     at->count, bytes, at->k);
-    else
+    } else
         block_cache_discard(data);
     if (status == TABLE_ERR_MEMORY)
         return probe_fail(DAMERO_ERR_MEMORY, "out of memory reading %s", tb->dir);
@@ -112,25 +104,24 @@ static int read_block_value(damero_tb *tb, const struct value_place *at, unsigne
  * reads a block (a buffer for a message) cost more than taking the cache's. */
 static inline int read_value_at(damero_tb *tb, const struct value_place *at, unsigned *value)
 {
-    if (block_cache_value(tb->cache, at->cache_file, at->block, at->map->info.value_bits,
-                          at->count, at->k, value))
-        return DAMERO_OK;
-    return read_block_value(tb, at, value);
+    bool hit = block_cache_value(tb->cache, at->cache_file, at->block,
+                                 at->map->info.value_bits, at->count, at->k, value);
+    probe_count_lookup(tb, hit);
+    return hit ? DAMERO_OK : read_block_value(tb, at, value);
 }
 
 /* The stored value of index i for `side` to move in one of t's files. */
 static int read_value(damero_tb *tb, const struct tb_table *t, enum table_metric metric,
                       enum side side, uint64_t i, unsigned *value)
 {
-    struct value_place at = place_of(t, metric, side, i);
+    struct value_place at = probe_place_of(t, metric, side, i);
     return read_value_at(tb, &at, value);
 }
 
 /* ---- WDL ---- */
 
-/* A position where the side to move must capture: its WDL file holds a don't-care, so
- * the captures are played and the positions they lead to probed. */
-static int wdl_by_captures(damero_tb *tb, const struct position *p, enum wdl *out)
+int probe_wdl_by_captures(damero_tb *tb, const struct position *p, probe_wdl_fn child_wdl,
+                          enum wdl *out)
 {
     struct move_list list;
     generate_moves(tb->v, p, 0, &list);
@@ -139,7 +130,7 @@ static int wdl_by_captures(damero_tb *tb, const struct position *p, enum wdl *ou
         struct position child;
         enum wdl value;
         make_move(p, &list.moves[k], &child);
-        int status = probe_wdl(tb, &child, &value);
+        int status = child_wdl(tb, &child, &value);
         if (status != DAMERO_OK)
             return status;
         if (wdl_parent(value) == WDL_WIN || (wdl_parent(value) == WDL_DRAW && *out == WDL_LOSS))
@@ -165,8 +156,8 @@ static int wdl_locate(damero_tb *tb, const struct position *p, struct value_plac
     }
     if ((t->file[METRIC_WDL - 1].map.info.flags & TABLE_FLAG_CAPTURES_DONT_CARE) &&
         has_capture(tb->v, &q))
-        return wdl_by_captures(tb, &q, out);
-    *at = place_of(t, METRIC_WDL, q.side, index_of(&t->ix, &q, NULL));
+        return probe_wdl_by_captures(tb, &q, probe_wdl, out);
+    *at = probe_place_of(t, METRIC_WDL, q.side, index_of(&t->ix, &q, NULL));
     *in_file = true;
     return DAMERO_OK;
 }
@@ -218,6 +209,8 @@ static enum block_likeness compare_with_dtm(damero_tb *tb, const struct tb_table
     if (raw_rules && raw_dtm && dctx &&
         table_map_block(rules, dctx, b, raw_rules, err, sizeof err) == TABLE_OK &&
         table_map_block(dtm, dctx, b, raw_dtm, err, sizeof err) == TABLE_OK) {
+        probe_count_block(tb, rules, b);
+        probe_count_block(tb, dtm, b);
         uint32_t n = table_block_count(rules, b);
         likeness = BLOCK_SAME;
         for (uint32_t k = 0; k < n && likeness == BLOCK_SAME; k++)
@@ -242,7 +235,7 @@ static int zeroing_at(damero_tb *tb, struct tb_table *t, enum table_metric metri
     if (atomic_load_explicit(&t->file[metric - 1].state, memory_order_relaxed) == FILE_ABSENT)
         return DAMERO_OK;
     int status = probe_use_file(tb, t, metric);
-    struct value_place at = place_of(t, metric, side, i);
+    struct value_place at = probe_place_of(t, metric, side, i);
     if (status == DAMERO_OK && (status = read_value_at(tb, &at, &v)) == DAMERO_OK)
         *dtz = rule_dtz_of_stored(value, (int)v);
     return status;
@@ -267,7 +260,7 @@ static int rules_value_at(damero_tb *tb, struct tb_table *t, enum table_metric m
     int status = probe_use_file(tb, t, metric);
     if (status != DAMERO_OK)
         return status;
-    struct value_place at = place_of(t, metric, side, i);
+    struct value_place at = probe_place_of(t, metric, side, i);
     _Atomic uint8_t *same = &t->file[metric - 1].same_as_dtm[at.block];
     if (dtm && atomic_load_explicit(same, memory_order_relaxed) == BLOCK_UNKNOWN)
         atomic_store_explicit(same, compare_with_dtm(tb, t, metric, at.block),

@@ -21,18 +21,36 @@ pieces). A failed
 call raises DameroError, whose status is the C library's enum
 damero_status (MISSING, CORRUPT, ...) and whose message says what went wrong.
 
-The shared library is found in this order: the file $DAMERO_LIBRARY names; libdamero.so.0
-next to this module; the system's library path (ctypes.util.find_library). The tables'
-root, when not given, is $DAMERO_TABLES, else "tables", as for the damero command.
+Every argument is checked before it reaches C: a number beyond what its C type holds
+(rule(2**32), a count of 2**32, cache_mb beyond 1 TiB) or a string with a NUL character
+raises ArgumentError (both a DameroError with status ERR_ARGUMENT and a ValueError),
+where ctypes would silently wrap the number or cut the string.
+
+The shared library is found in this order, the first that exists being loaded: the file
+$DAMERO_LIBRARY names; libdamero.so.0 beside this module (bundled); the lib/ of the
+prefix this module was installed into (by `cmake --install`, as
+PREFIX/share/damero/python/damero.py, or by pip into an environment whose prefix also
+holds libdamero); then the system's loader (LD_LIBRARY_PATH, the ldconfig cache). When
+none loads, ImportError lists where it looked. __version__ is the version of libdamero
+this binding was written for; the library loaded must have its major version and at
+least its minor one (version() says which it is). The tables' root, when not given, is
+$DAMERO_TABLES, else "tables", as for the damero command.
 A Tables object may be probed from several threads at once (the C library is thread-safe);
 close it (or leave its `with` block) when no thread uses it any more.
 """
 import ctypes
-import ctypes.util
+import operator
 import os
+import sys
+import sysconfig
 from collections import namedtuple
 
+# Read by pyproject.toml without importing the module; binding_layout holds it to
+# damero.h's DAMERO_VERSION.
+__version__ = "0.1.0"
+
 WIN, DRAW, LOSS = 1, 0, -1
+NOT_CACHED = 1  # probe_wdl_cached's "not in the cache": no failure
 OK, ERR_ARGUMENT, ERR_VARIANT, ERR_POSITION, ERR_MISSING, ERR_IO = 0, -1, -2, -3, -4, -5
 ERR_FORMAT, ERR_TRUNCATED, ERR_VERSION, ERR_CORRUPT, ERR_MEMORY, ERR_GAME_OVER = (
     -6, -7, -8, -9, -10, -11)
@@ -47,6 +65,9 @@ _MOVE_TEXT_SIZE = 80
 Value = namedtuple("Value", "wdl dtm mtc")
 Move = namedtuple("Move", "text from_square to_square captures after value")
 Problem = namedtuple("Problem", "file status message")
+# What the block cache did (damero_cache_stats): values found in it or not, and the
+# blocks the probes read from the files, their bytes there and decompressed.
+CacheStats = namedtuple("CacheStats", "hits misses blocks_read bytes_read bytes_decompressed")
 # A move-limit rule (damero_rule_info): limit, unit and source are tuples, one per reading.
 RuleInfo = namedtuple("RuleInfo", "name words readings limit unit source")
 # A value under the rules (damero_rules_value): plain is the Value without them; plies is
@@ -65,6 +86,39 @@ class DameroError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class ArgumentError(DameroError, ValueError):
+    """An argument C cannot take as given (a number beyond its C type's range, a string
+    with a NUL character): refused before the call, where ctypes would wrap or cut it.
+    Its status is ERR_ARGUMENT."""
+
+    def __init__(self, message):
+        super().__init__(ERR_ARGUMENT, message)
+
+
+# The range of a C int (a tuple: binding_layout takes int constants for the header's).
+_C_INT_RANGE = (-(1 << (8 * ctypes.sizeof(ctypes.c_int) - 1)),
+                (1 << (8 * ctypes.sizeof(ctypes.c_int) - 1)) - 1)
+_MAX_CACHE_BYTES = 1 << 40
+
+
+def _c_int(value, what, low=_C_INT_RANGE[0], high=_C_INT_RANGE[1]):
+    """value as a C int, checked to lie in [low, high] (at most the C int's range)."""
+    value = operator.index(value)  # TypeError for a float or a string
+    if not low <= value <= high:
+        raise ArgumentError(f"{what} is {value}: it must lie from {low} to {high}")
+    return value
+
+
+def _c_text(text, what):
+    """text (str, bytes or a path) as the bytes of a C string; a NUL, which would end the
+    string early, is refused."""
+    data = os.fsencode(text) if isinstance(text, (str, os.PathLike)) else bytes(text)
+    if b"\0" in data:
+        raise ArgumentError(f"{what} {text!r} holds a NUL character, which would cut it "
+                            f"short: remove it")
+    return data
 
 
 class _Position(ctypes.Structure):
@@ -122,26 +176,87 @@ class _RulesMove(ctypes.Structure):
     _fields_ = [("move", _Move), ("value", _RulesValue)]
 
 
+class _CacheStats(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_uint64) for name in CacheStats._fields]
+
+
 _PROBLEM_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int,
                                ctypes.c_char_p)
 
 
-def _find_library():
+_SONAME = "libdamero.so.0"
+
+
+def _prefix_libdirs(prefix):
+    """The folders a prefix's libdamero may be in: lib/, lib64/ and lib/<multiarch>/ (as
+    GNUInstallDirs names them)."""
+    names = ["lib", "lib64"]
+    multiarch = sysconfig.get_config_var("MULTIARCH")
+    if multiarch:
+        names.append(os.path.join("lib", multiarch))
+    return [os.path.join(prefix, name) for name in names]
+
+
+def _library_candidates():
+    """The files to try, in order, each with why it is tried."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = [(os.path.join(here, _SONAME), "beside the module")]
+    # PREFIX/share/damero/python/damero.py, as cmake --install puts it
+    installed_prefix = os.path.dirname(os.path.dirname(os.path.dirname(here)))
+    for prefix, why in ((installed_prefix, "the prefix the module is installed in"),
+                        (sys.prefix, "the Python environment's prefix")):
+        candidates += [(os.path.join(d, _SONAME), why) for d in _prefix_libdirs(prefix)]
+    return candidates
+
+
+def _load_library():
+    """libdamero as a ctypes library, or ImportError listing every place looked at."""
     named = os.environ.get("DAMERO_LIBRARY")
     if named:
-        return named
-    beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libdamero.so.0")
-    if os.path.exists(beside):
-        return beside
-    found = ctypes.util.find_library("damero")
-    if not found:
-        raise OSError("libdamero not found: install it, or set DAMERO_LIBRARY to the path "
-                      "of libdamero.so.0")
-    return found
+        try:
+            return ctypes.CDLL(named)
+        except OSError as e:
+            raise ImportError(f"libdamero not loaded from DAMERO_LIBRARY={named}: {e}. Set "
+                              f"DAMERO_LIBRARY to the path of {_SONAME}, or unset it") from e
+    looked = ["DAMERO_LIBRARY (not set)"]
+    seen = set()
+    for path, why in _library_candidates():
+        if path in seen:
+            continue
+        seen.add(path)
+        if os.path.exists(path):
+            return ctypes.CDLL(path)
+        looked.append(f"{path} ({why})")
+    try:
+        return ctypes.CDLL(_SONAME)
+    except OSError as e:
+        looked.append(f"{_SONAME} through the system's loader ({e})")
+    raise ImportError("libdamero not found; looked at:\n  " + "\n  ".join(looked) +
+                      f"\nInstall it (cmake --install build --prefix PREFIX), put {_SONAME} "
+                      f"beside damero.py, or set DAMERO_LIBRARY to its path")
+
+
+def _version_of(lib):
+    """The version a loaded libdamero says it is."""
+    return lib.damero_version().decode()
+
+
+def _check_version(lib):
+    """ImportError unless the library loaded has this binding's major version and at
+    least its minor one: the binding calls functions that came with that minor."""
+    have = _version_of(lib)
+    want_major, want_minor = (int(n) for n in __version__.split(".")[:2])
+    major, minor = (int(n) for n in have.split(".")[:2])
+    if major != want_major or minor < want_minor:
+        raise ImportError(f"libdamero {have} loaded ({lib._name}), but this damero.py is "
+                          f"for {__version__}: install the library and the binding of one "
+                          f"version, or set DAMERO_LIBRARY to a matching {_SONAME}")
 
 
 def _load():
-    lib = ctypes.CDLL(_find_library())
+    lib = _load_library()
+    lib.damero_version.restype = ctypes.c_char_p
+    _check_version(lib)
     tb, pos, i = ctypes.c_void_p, ctypes.POINTER(_Position), ctypes.c_int
     signatures = {
         "damero_version": (ctypes.c_char_p, []),
@@ -156,6 +271,9 @@ def _load():
         "damero_probe_wdl": (i, [tb, pos, ctypes.POINTER(i)]),
         "damero_probe_wdl_many": (i, [tb, pos, ctypes.c_size_t, ctypes.POINTER(i),
                                       ctypes.POINTER(i)]),
+        "damero_probe_wdl_cached": (i, [tb, pos, ctypes.POINTER(i)]),
+        "damero_read_cache_stats": (i, [tb, ctypes.POINTER(_CacheStats)]),
+        "damero_reset_cache_stats": (i, [tb]),
         "damero_probe": (i, [tb, pos, ctypes.POINTER(_Value)]),
         "damero_root_moves": (i, [tb, pos, ctypes.POINTER(_Move), i, ctypes.POINTER(i)]),
         "damero_best_move": (i, [tb, pos, ctypes.POINTER(_Move)]),
@@ -173,7 +291,12 @@ def _load():
                                         ctypes.POINTER(_RulesMove), i, ctypes.POINTER(i)]),
     }
     for name, (restype, argtypes) in signatures.items():
-        function = getattr(lib, name)
+        try:
+            function = getattr(lib, name)
+        except AttributeError as e:
+            raise ImportError(f"{lib._name} (libdamero {_version_of(lib)}) has no {name}: it "
+                              f"is older than this damero.py ({__version__}); install the "
+                              f"library and the binding of one version") from e
         function.restype = restype
         function.argtypes = argtypes
     return lib
@@ -221,7 +344,9 @@ class Tables:
         if directory is None:
             directory = os.environ.get("DAMERO_TABLES") or "tables"
         handle = ctypes.c_void_p()
-        _check(_lib.damero_open(variant.encode(), os.fsencode(directory),
+        cache_mb = _c_int(cache_mb, "cache_mb", 0, _MAX_CACHE_BYTES >> 20)
+        _check(_lib.damero_open(_c_text(variant, "the variant"),
+                                _c_text(directory, "the tables' directory"),
                                 cache_mb << 20, ctypes.byref(handle)))
         self._tb = handle
         self.variant = variant
@@ -249,7 +374,8 @@ class Tables:
 
     def _position(self, fen):
         pos = _Position()
-        _check(_lib.damero_parse_fen(self._handle(), fen.encode(), ctypes.byref(pos)))
+        _check(_lib.damero_parse_fen(self._handle(), _c_text(fen, "the FEN"),
+                                     ctypes.byref(pos)))
         return pos
 
     def _fen(self, pos):
@@ -291,6 +417,27 @@ class Tables:
             raise DameroError(status, "%s: %s" % (
                 fens[first], _lib.damero_error_message().decode(errors="replace")))
         return list(wdl)
+
+    def probe_wdl_cached(self, fen):
+        """WIN, DRAW or LOSS from the block cache alone, or None when the value is not
+        there (damero_probe_wdl_cached: it never reads a table file)."""
+        wdl = ctypes.c_int()
+        status = _lib.damero_probe_wdl_cached(self._handle(), ctypes.byref(self._position(fen)),
+                                              ctypes.byref(wdl))
+        if status == NOT_CACHED:
+            return None
+        _check(status)
+        return wdl.value
+
+    def cache_stats(self):
+        """CacheStats since the tables were opened or reset_cache_stats() last ran."""
+        stats = _CacheStats()
+        _check(_lib.damero_read_cache_stats(self._handle(), ctypes.byref(stats)))
+        return CacheStats(*(getattr(stats, name) for name in CacheStats._fields))
+
+    def reset_cache_stats(self):
+        """Sets the cache's statistics back to zero (the cache keeps its blocks)."""
+        _check(_lib.damero_reset_cache_stats(self._handle()))
 
     def probe(self, fen):
         """The Value (wdl, dtm, mtc) of the position, from the DTM and MTC tables."""
@@ -345,7 +492,8 @@ class Tables:
     def rule(self, k):
         """RuleInfo of rule k (0 <= k < rule_count()); DameroError ERR_ARGUMENT beyond."""
         info = _RuleInfo()
-        _check(_lib.damero_rule(self._handle(), k, ctypes.byref(info)))
+        _check(_lib.damero_rule(self._handle(), _c_int(k, "the rule number"),
+                                ctypes.byref(info)))
         text = [b.decode() if b is not None else None for b in
                 (info.name, info.words, *info.unit, *info.source)]
         readings = info.readings
@@ -364,7 +512,8 @@ class Tables:
                                             f"{MAX_RULES}, one per rule of the variant")
         for k in range(MAX_RULES):
             n = given[k] if k < len(given) else None
-            c.plies[k] = COUNT_NOT_STARTED if n is None else n
+            c.plies[k] = COUNT_NOT_STARTED if n is None else _c_int(
+                n, f"count {k} (plies; None when not started)", 0)
             c.strong[k] = _STRONG_CODES[getattr(n, "strong", None)]
         return ctypes.byref(c)
 
@@ -379,10 +528,16 @@ class Tables:
 
     def _c_move(self, move):
         """A Move of this binding back as the C struct damero_counts_after reads."""
-        value = _Value(move.value.wdl, -1 if move.value.dtm is None else move.value.dtm,
-                       -1 if move.value.mtc is None else move.value.mtc)
-        return _Move(move.text.encode(), move.from_square, move.to_square, move.captures,
-                     self._position(move.after), value)
+        value = _Value(_c_int(move.value.wdl, "the move's wdl", LOSS, WIN),
+                       -1 if move.value.dtm is None else _c_int(move.value.dtm, "its dtm", 0),
+                       -1 if move.value.mtc is None else _c_int(move.value.mtc, "its mtc", 0))
+        text = _c_text(move.text, "the move's text")
+        if len(text) >= _MOVE_TEXT_SIZE:
+            raise ArgumentError(f"the move's text {move.text!r} is longer than a move's")
+        return _Move(text, _c_int(move.from_square, "the move's from_square"),
+                     _c_int(move.to_square, "its to_square"),
+                     _c_int(move.captures, "its captures", 0), self._position(move.after),
+                     value)
 
     def counts_start(self, fen):
         """The counts at the position when every ending there has just arisen: 0 for each
@@ -406,7 +561,7 @@ class Tables:
         or None."""
         rule = ctypes.c_int()
         _check(_lib.damero_counts_run_out(self._handle(), ctypes.byref(self._position(fen)),
-                                          self._counts(counts), reading,
+                                          self._counts(counts), _c_int(reading, "reading"),
                                           ctypes.byref(rule)))
         return _counted(rule.value)
 
@@ -416,7 +571,7 @@ class Tables:
         position; reading 0 (each rule's first reading) or 1 (the second)."""
         value = _RulesValue()
         _check(_lib.damero_probe_rules(self._handle(), ctypes.byref(self._position(fen)),
-                                       self._counts(counts), reading,
+                                       self._counts(counts), _c_int(reading, "reading"),
                                        ctypes.byref(value)))
         return self._rules_value(value)
 
@@ -427,7 +582,8 @@ class Tables:
         moves = (_RulesMove * _MAX_MOVES)()
         count = ctypes.c_int()
         _check(_lib.damero_root_moves_rules(self._handle(), ctypes.byref(self._position(fen)),
-                                            self._counts(counts), reading,
-                                            moves, _MAX_MOVES, ctypes.byref(count)))
+                                            self._counts(counts),
+                                            _c_int(reading, "reading"), moves, _MAX_MOVES,
+                                            ctypes.byref(count)))
         return [RulesMove(self._move(m.move), self._rules_value(m.value))
                 for m in moves[:count.value]]

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -59,6 +60,25 @@ class BindingTest(unittest.TestCase):
         # four pieces: no table; the error names the position
         self.assertFails(damero.ERR_MISSING, self.tb.probe_wdl_many,
                          [FEN, "W:WKa1,Kb2:BKh8,Kg7"], words="W:WKa1,Kb2:BKh8,Kg7")
+
+    def test_probe_wdl_cached_and_statistics(self):
+        quiet = "W:WKa1,Kc1:BKh8"
+        self.assertEqual(self.tb.cache_stats(), damero.CacheStats(0, 0, 0, 0, 0))
+        self.assertIsNone(self.tb.probe_wdl_cached(quiet))  # nothing read yet
+        self.assertEqual(self.tb.cache_stats().blocks_read, 0)
+        wdl = self.tb.probe_wdl(quiet)
+        read = self.tb.cache_stats()
+        self.assertEqual((read.hits, read.misses, read.blocks_read), (0, 1, 1))
+        self.assertGreater(read.bytes_decompressed, 0)
+        self.assertGreater(read.bytes_read, 0)
+        self.assertEqual(self.tb.probe_wdl_cached(quiet), wdl)
+        self.assertEqual(self.tb.cache_stats(), read._replace(hits=1))
+        self.tb.reset_cache_stats()
+        self.assertEqual(self.tb.cache_stats(), damero.CacheStats(0, 0, 0, 0, 0))
+        self.assertFails(damero.ERR_MISSING, self.tb.probe_wdl_cached, "W:WKa1,Kb2:BKh8,Kg7")
+        with damero.Tables("russian", self.tables, 0) as uncached:
+            uncached.probe_wdl(quiet)
+            self.assertIsNone(uncached.probe_wdl_cached(quiet))
 
     def test_moves(self):
         moves = self.tb.root_moves(FEN)
@@ -117,6 +137,149 @@ class BindingTest(unittest.TestCase):
                 del os.environ["DAMERO_TABLES"]
             else:
                 os.environ["DAMERO_TABLES"] = saved
+
+    def assertRefused(self, call, *args):
+        """call(*args) raises ArgumentError (a ValueError too) before reaching C."""
+        with self.assertRaises(damero.ArgumentError) as caught:
+            call(*args)
+        self.assertIsInstance(caught.exception, ValueError)
+        self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
+
+    def test_numbers_beyond_their_c_type_are_refused_not_wrapped(self):
+        int_max = 2**31 - 1
+        start = self.tb.counts_start("W:WKa1,Kb2:BKh8")
+        move = self.tb.root_moves("W:WKa1,Kb2:BKh8")[0]
+        self.assertRefused(self.tb.rule, 2**32)  # ctypes would make it rule 0
+        self.assertRefused(self.tb.rule, -int_max - 2)
+        self.assertRefused(damero.Tables, "russian", self.tables, 2**44)  # else no cache
+        self.assertRefused(damero.Tables, "russian", self.tables, 2**20 + 1)  # > 1 TiB
+        self.assertRefused(damero.Tables, "russian", self.tables, -1)
+        self.assertRefused(self.tb.probe_rules, FEN, [2**32])  # ctypes would read 0
+        self.assertRefused(self.tb.probe_rules, FEN, [-1])  # None says "not started"
+        self.assertRefused(self.tb.probe_rules, FEN, None, 2**32)
+        self.assertRefused(self.tb.counts_run_out, FEN, None, -2**40)
+        self.assertRefused(self.tb.counts_after, "W:WKa1,Kb2:BKh8", start,
+                           move._replace(from_square=2**32 + move.from_square))
+        self.assertRaises(TypeError, self.tb.rule, 0.5)
+        # the largest values C takes reach it: the library answers for itself
+        with damero.Tables("russian", self.tables, 2**20) as tb:  # 1 TiB, taken as used
+            self.assertEqual(tb.probe_wdl(FEN), damero.WIN)
+        with self.assertRaises(damero.DameroError) as caught:
+            self.tb.rule(int_max)
+        self.assertNotIsInstance(caught.exception, damero.ArgumentError)
+        self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
+        with self.assertRaises(damero.DameroError) as caught:
+            self.tb.counts_run_out("W:WKa1,Kb2:BKh8", [int_max] * self.tb.rule_count())
+        self.assertNotIsInstance(caught.exception, damero.ArgumentError)
+        self.assertIn("plies", caught.exception.message)
+
+    def test_a_nul_in_a_string_is_refused_not_cut(self):
+        self.assertRefused(self.tb.probe, FEN + "\0:Bh8")  # C would read FEN alone
+        self.assertRefused(self.tb.probe_wdl_many, [FEN, "W:WKa1\0:BKh8"])
+        self.assertRefused(damero.Tables, "russian\0x", self.tables)
+        self.assertRefused(damero.Tables, "russian", self.tables + "\0/elsewhere")
+        move = self.tb.root_moves(FEN)[0]
+        self.assertRefused(self.tb.counts_after, FEN, None, move._replace(text="c3\0"))
+
+
+class LibraryTest(unittest.TestCase):
+    """Where damero.py finds libdamero, each case in a fresh interpreter: a copy of the
+    module with a copy of the library built (DAMERO_LIBRARY in ctest) laid out as each
+    way of installing lays them out."""
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="damero-python-library-")
+        self.built = os.environ["DAMERO_LIBRARY"]
+        self.module = os.path.join(os.path.dirname(os.path.abspath(__file__)), "damero.py")
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
+
+    def place(self, module_dir, library_dir=None):
+        """damero.py into module_dir, libdamero.so.0 into library_dir (under root)."""
+        os.makedirs(os.path.join(self.root, module_dir), exist_ok=True)
+        shutil.copy(self.module, os.path.join(self.root, module_dir))
+        if library_dir is not None:
+            os.makedirs(os.path.join(self.root, library_dir), exist_ok=True)
+            shutil.copy(self.built, os.path.join(self.root, library_dir, "libdamero.so.0"))
+        return os.path.join(self.root, module_dir)
+
+    def run_import(self, module_dir, **env):
+        """Imports damero from module_dir; (exit code, what it printed: the library
+        loaded and __version__, or the error)."""
+        environment = {k: v for k, v in os.environ.items()
+                       if k not in ("DAMERO_LIBRARY", "LD_LIBRARY_PATH")}
+        environment.update(env, PYTHONPATH=module_dir, PYTHONDONTWRITEBYTECODE="1")
+        done = subprocess.run([sys.executable, "-c", "import damero; print(damero._lib._name, "
+                               "damero.__version__, damero.version())"],
+                              env=environment, cwd=module_dir, capture_output=True,
+                              text=True)
+        return done.returncode, done.stdout + done.stderr
+
+    def test_the_version_is_the_library_s(self):
+        self.assertEqual(damero.__version__, damero.version())
+
+    def test_beside_the_module(self):
+        where = self.place("bundle", "bundle")
+        code, out = self.run_import(where)
+        self.assertEqual(code, 0, out)
+        self.assertIn(os.path.join(where, "libdamero.so.0"), out)
+
+    def test_in_the_prefix_cmake_installed_into(self):
+        where = self.place(os.path.join("share", "damero", "python"), "lib")
+        code, out = self.run_import(where)
+        self.assertEqual(code, 0, out)
+        self.assertIn(os.path.join(self.root, "lib", "libdamero.so.0"), out)
+
+    def test_through_the_system_loader(self):
+        where = self.place("module_only", "elsewhere")
+        code, out = self.run_import(where, LD_LIBRARY_PATH=os.path.join(self.root, "elsewhere"))
+        self.assertEqual(code, 0, out)
+        self.assertTrue(out.startswith("libdamero.so.0 "), out)
+
+    def test_not_found_says_where_it_looked(self):
+        where = self.place(os.path.join("share", "damero", "python"))
+        code, out = self.run_import(where)
+        if code == 0:
+            self.skipTest("a libdamero.so.0 is installed system-wide: " + out)
+        self.assertIn("ImportError: libdamero not found", out)
+        for place in (os.path.join(where, "libdamero.so.0"), "DAMERO_LIBRARY",
+                      os.path.join(self.root, "lib", "libdamero.so.0"), "system's loader"):
+            self.assertIn(place, out)
+
+    def fake_library(self, version):
+        """A libdamero.so.0 of nothing but damero_version (saying `version`) beside a
+        copy of the module; its folder, or None without a C compiler."""
+        where = self.place("fake")
+        source = os.path.join(where, "fake.c")
+        with open(source, "w") as f:
+            f.write('const char *damero_version(void) { return "%s"; }\n' % version)
+        compiler = shutil.which(os.environ.get("CC", "cc"))
+        if compiler is None:
+            return None
+        subprocess.run([compiler, "-shared", "-fPIC", "-o",
+                        os.path.join(where, "libdamero.so.0"), source], check=True)
+        return where
+
+    def test_a_library_of_another_version_is_refused(self):
+        major, minor, _ = (int(n) for n in damero.__version__.split("."))
+        for version, words in ((f"{major + 1}.0.0", "but this damero.py is for"),
+                               (damero.__version__, "has no damero_error_message")):
+            where = self.fake_library(version)
+            if where is None:
+                self.skipTest("no C compiler to make a library with")
+            code, out = self.run_import(where)
+            self.assertNotEqual(code, 0, out)
+            self.assertIn("ImportError", out)
+            self.assertIn(words, out)
+            shutil.rmtree(where)
+
+    def test_a_wrong_damero_library_is_not_passed_over(self):
+        where = self.place("bundle", "bundle")
+        missing = os.path.join(self.root, "missing.so")
+        code, out = self.run_import(where, DAMERO_LIBRARY=missing)
+        self.assertNotEqual(code, 0, out)
+        self.assertIn("DAMERO_LIBRARY=" + missing, out)
 
 
 # The examples of the rule-aware probe: the spanish forzosa (a draw under its 12-move

@@ -70,11 +70,24 @@ static void print_structs(void)
     STRUCT(damero_rules_move);
     FIELD(damero_rules_move, move);
     FIELD(damero_rules_move, value);
+
+    STRUCT(damero_layout);
+    FIELD(damero_layout, bits);
+    FIELD(damero_layout, number);
+    FIELD(damero_layout, bit);
+
+    STRUCT(damero_cache_stats);
+    FIELD(damero_cache_stats, hits);
+    FIELD(damero_cache_stats, misses);
+    FIELD(damero_cache_stats, blocks_read);
+    FIELD(damero_cache_stats, bytes_read);
+    FIELD(damero_cache_stats, bytes_decompressed);
 }
 
 static void print_constants(void)
 {
     /* enum damero_status */
+    CONSTANT(DAMERO_NOT_CACHED);
     CONSTANT(DAMERO_OK);
     CONSTANT(DAMERO_ERR_ARGUMENT);
     CONSTANT(DAMERO_ERR_VARIANT);
@@ -87,7 +100,7 @@ static void print_constants(void)
     CONSTANT(DAMERO_ERR_CORRUPT);
     CONSTANT(DAMERO_ERR_MEMORY);
     CONSTANT(DAMERO_ERR_GAME_OVER);
-    /* enum damero_color, damero_wdl, damero_end, damero_count_side */
+    /* enum damero_color, damero_wdl, damero_end, damero_count_side, damero_order */
     CONSTANT(DAMERO_WHITE);
     CONSTANT(DAMERO_BLACK);
     CONSTANT(DAMERO_LOSS);
@@ -99,6 +112,9 @@ static void print_constants(void)
     CONSTANT(DAMERO_STRONG_UNSAID);
     CONSTANT(DAMERO_STRONG_WHITE);
     CONSTANT(DAMERO_STRONG_BLACK);
+    CONSTANT(DAMERO_ORDER_NUMBERS);
+    CONSTANT(DAMERO_ORDER_BOTTOM_LEFT);
+    CONSTANT(DAMERO_ORDER_TOP_LEFT);
     /* the numeric #defines */
     CONSTANT(DAMERO_VERSION_MAJOR);
     CONSTANT(DAMERO_VERSION_MINOR);

@@ -30,11 +30,14 @@ NOT_BOUND = {
     "damero_board": "the binding has no board calls",
     "DAMERO_WHITE": "positions cross as FENs, never as a side_to_move",
     "DAMERO_BLACK": "positions cross as FENs, never as a side_to_move",
-    "DAMERO_VERSION_MAJOR": "version() asks the library loaded",
-    "DAMERO_VERSION_MINOR": "version() asks the library loaded",
-    "DAMERO_VERSION_PATCH": "version() asks the library loaded",
-    "DAMERO_MAX_CACHE_BYTES": "the library refuses a larger cache itself",
+    "DAMERO_VERSION_MAJOR": "__version__ holds them (test_the_version_is_the_header_s)",
+    "DAMERO_VERSION_MINOR": "__version__ holds them (test_the_version_is_the_header_s)",
+    "DAMERO_VERSION_PATCH": "__version__ holds them (test_the_version_is_the_header_s)",
     "DAMERO_SQUARE_NAME_SIZE": "the binding has no board calls",
+    "damero_layout": "an engine's board layout, for search in C: the binding speaks FEN",
+    "DAMERO_ORDER_NUMBERS": "an engine's board layout, for search in C",
+    "DAMERO_ORDER_BOTTOM_LEFT": "an engine's board layout, for search in C",
+    "DAMERO_ORDER_TOP_LEFT": "an engine's board layout, for search in C",
     "DAMERO_DTZ_UNKNOWN": "every negative distance reads None",
 }
 
@@ -154,6 +157,12 @@ class LayoutTest(unittest.TestCase):
         for name, value in bound_constants().items():
             with self.subTest(constant=name):
                 self.assertEqual(value, self.constants.get(name))
+
+    def test_the_version_is_the_header_s(self):
+        header = "%d.%d.%d" % tuple(self.constants["DAMERO_VERSION_" + part]
+                                    for part in ("MAJOR", "MINOR", "PATCH"))
+        self.assertEqual(damero.__version__, header,
+                         "damero.py's __version__ must be damero.h's DAMERO_VERSION")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # libdamero as an engine gets it: `cmake --install` into a fresh prefix, then two small
 # programs (tests/data/install_example.c, and clash_example.c, which defines functions
 # named as the library's internal ones) built with `pkg-config damero` against the shared
-# library and against the static one, and run. Also checks what is installed, that both
+# library and against the static one, and run; then install_example.c again from a CMake
+# project that finds the library with find_package(damero) (tests/data/cmake_consumer). Also checks what is installed, that both
 # libraries show the functions of damero.h and nothing else, and need no OpenMP.
 #
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR [CC [EXTRA_FLAGS]]
@@ -140,5 +141,36 @@ for program in install_example clash_example; do
     check_quiet "running ${program}_static" env -u LD_LIBRARY_PATH "$tmp/${program}_static" "$tmp/tables"
   fi
 done
+
+# The CMake package: a consumer project (tests/data/cmake_consumer) found libdamero with
+# find_package against the prefix and linked damero::damero and damero::damero_static.
+# CMake gives the program built against the shared library a build-tree RPATH naming the
+# prefix's lib/, so it runs without LD_LIBRARY_PATH.
+consumer=$tmp/consumer
+if check_quiet "configuring a find_package(damero) project against $prefix" \
+     "$cmake" -S "$src/tests/data/cmake_consumer" -B "$consumer" -DCMAKE_PREFIX_PATH="$prefix" \
+     -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$extra" -DCMAKE_EXE_LINKER_FLAGS="$extra" \
+     -DDAMERO_WANT="$version" &&
+   check_quiet "building the find_package(damero) project" "$cmake" --build "$consumer"; then
+  checks=$((checks + 1))
+  readelf -d "$consumer/example_shared" | grep -qE "R(UN)?PATH.*$libdir" ||
+    fail "example_shared (find_package) has no RPATH to $libdir"
+  check_quiet "running example_shared (find_package), no LD_LIBRARY_PATH" \
+    env -u LD_LIBRARY_PATH "$consumer/example_shared" "$tmp/tables"
+  checks=$((checks + 1))
+  ! readelf -d "$consumer/example_static" | grep -q 'NEEDED.*libdamero' ||
+    fail "example_static (find_package) loads libdamero.so"
+  check_quiet "running example_static (find_package)" "$consumer/example_static" "$tmp/tables"
+fi
+# A newer major version than the one installed is refused, by damero-config-version.cmake.
+checks=$((checks + 1))
+newer=$(( ${version%%.*} + 1 )).0
+if out=$("$cmake" -S "$src/tests/data/cmake_consumer" -B "$tmp/consumer_newer" \
+           -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" -DDAMERO_WANT="$newer" 2>&1); then
+  fail "find_package(damero $newer) accepted version $version"
+elif ! echo "$out" | grep -q "$version"; then
+  fail "find_package(damero $newer) failed without naming the version installed:"
+  echo "$out" | sed 's/^/    /'
+fi
 
 summary

@@ -1,7 +1,7 @@
 /* The board as damero.h describes it, for programs that draw one: the variants' names,
  * each board's shape, which square stands where as the variant's players see it, and
- * each square's name, checked against the FEN reader; and whether a game is over, which
- * needs no table either. */
+ * each square's name, checked against the FEN reader; whether a game is over, which
+ * needs no table either; and an engine's board layouts (damero_layout), both ways. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
 #include "tests/file_util.h"
 
@@ -269,6 +269,146 @@ static void test_legal_moves(void **state)
     damero_close(tb);
 }
 
+/* An engine's layouts: each order a permutation of the variant's squares, the orders
+ * that are some variant's own numbering equal to it, corners where the order says, and
+ * positions converted both ways and read as FENs. */
+static void test_layouts(void **state)
+{
+    const struct temp_dir *f = *state;
+    /* the orders that are the variant's numbering (README, "Notation") */
+    static const struct {
+        const char *variant;
+        int order;
+    } numbering[] = { { "international", DAMERO_ORDER_TOP_LEFT },
+                      { "english", DAMERO_ORDER_TOP_LEFT },
+                      { "pool", DAMERO_ORDER_TOP_LEFT },
+                      { "italian", DAMERO_ORDER_TOP_LEFT },
+                      { "russian", DAMERO_ORDER_BOTTOM_LEFT },
+                      { "brazilian", DAMERO_ORDER_BOTTOM_LEFT },
+                      { "czech", DAMERO_ORDER_BOTTOM_LEFT },
+                      { "poddavki", DAMERO_ORDER_BOTTOM_LEFT },
+                      { "turkish", DAMERO_ORDER_BOTTOM_LEFT } };
+    for (int v = 0; variants[v].name; v++) {
+        damero_tb *tb = open_variant(f, variants[v].name);
+        damero_board board;
+        damero_layout layout, identity;
+        damero_board_shape(tb, &board);
+        assert_int_equal(damero_layout_make(tb, DAMERO_ORDER_NUMBERS, &identity), DAMERO_OK);
+        for (int order = DAMERO_ORDER_NUMBERS; order <= DAMERO_ORDER_TOP_LEFT; order++) {
+            int seen[65] = { 0 };
+            bool is_numbering = order == DAMERO_ORDER_NUMBERS;
+            assert_int_equal(damero_layout_make(tb, order, &layout), DAMERO_OK);
+            assert_int_equal(layout.bits, board.squares);
+            for (int k = 0; k < layout.bits; k++) {
+                assert_in_range(layout.number[k], 1, board.squares);
+                assert_int_equal(seen[layout.number[k]]++, 0);
+                assert_int_equal(layout.bit[layout.number[k]], k);
+            }
+            for (size_t c = 0; c < sizeof numbering / sizeof numbering[0]; c++)
+                is_numbering |= strcmp(numbering[c].variant, variants[v].name) == 0 &&
+                                numbering[c].order == order;
+            if ((memcmp(layout.number, identity.number, sizeof layout.number) == 0) !=
+                is_numbering)
+                fail_msg("%s, order %d: %s the variant's numbering", variants[v].name, order,
+                         is_numbering ? "not" : "unexpectedly");
+            /* bit 0 at the lower left or upper left, along the rank */
+            int row = order == DAMERO_ORDER_TOP_LEFT ? board.rows - 1 : 0;
+            int column = damero_square_at(tb, 0, row) ? 0 : 1;
+            int step = board.squares == board.columns * board.rows ? 1 : 2; /* turkish: 1 */
+            if (order != DAMERO_ORDER_NUMBERS) {
+                assert_int_equal(layout.number[0], damero_square_at(tb, column, row));
+                assert_int_equal(layout.number[1], damero_square_at(tb, column + step, row));
+            }
+        }
+        damero_close(tb);
+    }
+}
+
+/* Positions through a layout both ways, against the FEN of the same position. */
+static void test_layout_positions(void **state)
+{
+    const struct temp_dir *f = *state;
+    static const struct {
+        const char *variant;
+        int order;
+        int white_king, black_man, side; /* engine bits */
+        const char *fen;
+    } cases[] = {
+        { "international", DAMERO_ORDER_BOTTOM_LEFT, 0, 49, DAMERO_WHITE, "W:WK46:B5" },
+        { "international", DAMERO_ORDER_BOTTOM_LEFT, 5, 44, DAMERO_BLACK, "B:WK41:B10" },
+        { "international", DAMERO_ORDER_TOP_LEFT, 45, 0, DAMERO_WHITE, "W:WK46:B1" },
+        { "russian", DAMERO_ORDER_TOP_LEFT, 0, 4, DAMERO_WHITE, "W:WKb8:Ba7" },
+        { "spanish", DAMERO_ORDER_BOTTOM_LEFT, 0, 31, DAMERO_WHITE, "W:WK4:B29" },
+        { "turkish", DAMERO_ORDER_TOP_LEFT, 0, 15, DAMERO_WHITE, "W:WKa8:Bh7" },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        damero_tb *tb = open_variant(f, cases[c].variant);
+        damero_layout layout;
+        damero_position pos, want;
+        uint64_t men[2] = { 0, (uint64_t)1 << cases[c].black_man };
+        uint64_t kings[2] = { (uint64_t)1 << cases[c].white_king, 0 };
+        uint64_t men_back[2], kings_back[2];
+        char fen[DAMERO_FEN_SIZE];
+        int side;
+        assert_int_equal(damero_layout_make(tb, cases[c].order, &layout), DAMERO_OK);
+        assert_int_equal(damero_position_from_layout(&layout, men, kings, cases[c].side, &pos),
+                         DAMERO_OK);
+        assert_int_equal(damero_write_fen(tb, &pos, fen), DAMERO_OK);
+        assert_string_equal(fen, cases[c].fen);
+        assert_int_equal(damero_parse_fen(tb, cases[c].fen, &want), DAMERO_OK);
+        assert_memory_equal(pos.men, want.men, sizeof pos.men);
+        assert_memory_equal(pos.kings, want.kings, sizeof pos.kings);
+        assert_int_equal(pos.side_to_move, want.side_to_move);
+        assert_int_equal(damero_position_to_layout(&layout, &pos, men_back, kings_back, &side),
+                         DAMERO_OK);
+        assert_memory_equal(men_back, men, sizeof men);
+        assert_memory_equal(kings_back, kings, sizeof kings);
+        assert_int_equal(side, cases[c].side);
+
+        /* every piece on every square: both ways and back */
+        for (int k = 0; k < layout.bits; k++) {
+            uint64_t one[2] = { (uint64_t)1 << k, 0 }, none[2] = { 0, 0 };
+            assert_int_equal(damero_position_from_layout(&layout, none, one, DAMERO_WHITE, &pos),
+                             DAMERO_OK);
+            assert_true(pos.kings[DAMERO_WHITE] == (uint64_t)1 << (layout.number[k] - 1));
+            assert_int_equal(damero_position_to_layout(&layout, &pos, men_back, kings_back, &side),
+                             DAMERO_OK);
+            assert_true(kings_back[DAMERO_WHITE] == one[0]);
+        }
+        damero_close(tb);
+    }
+}
+
+static void test_layout_errors(void **state)
+{
+    const struct temp_dir *f = *state;
+    damero_tb *tb = open_variant(f, "russian");
+    damero_layout layout;
+    damero_position pos = { .kings = { 1, (uint64_t)1 << 32 } }; /* square 33: none */
+    uint64_t men[2] = { 0, 0 }, kings[2] = { (uint64_t)1 << 32, 1 };
+    int side;
+    assert_int_equal(damero_layout_make(tb, 3, &layout), DAMERO_ERR_ARGUMENT);
+    assert_non_null(strstr(damero_error_message(), "DAMERO_ORDER_NUMBERS"));
+    assert_int_equal(damero_layout_make(NULL, 0, &layout), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_layout_make(tb, 0, NULL), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_layout_make(tb, DAMERO_ORDER_TOP_LEFT, &layout), DAMERO_OK);
+    /* bit 32 of an engine's 8x8 board of 32 squares */
+    assert_int_equal(damero_position_from_layout(&layout, men, kings, DAMERO_WHITE, &pos),
+                     DAMERO_ERR_POSITION);
+    assert_non_null(strstr(damero_error_message(), "bits 0 to 31"));
+    kings[0] = 2;
+    assert_int_equal(damero_position_from_layout(&layout, men, kings, 2, &pos),
+                     DAMERO_ERR_POSITION);
+    assert_int_equal(damero_position_from_layout(&layout, NULL, kings, DAMERO_WHITE, &pos),
+                     DAMERO_ERR_ARGUMENT);
+    pos = (damero_position){ .kings = { 1, (uint64_t)1 << 32 } };
+    assert_int_equal(damero_position_to_layout(&layout, &pos, men, kings, &side),
+                     DAMERO_ERR_POSITION);
+    assert_int_equal(damero_position_to_layout(&layout, &pos, men, kings, NULL),
+                     DAMERO_ERR_ARGUMENT);
+    damero_close(tb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +419,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_game_end, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_start_position, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_legal_moves, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_layouts, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_layout_positions, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_layout_errors, setup, temp_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,11 @@
  * the time while the threads race), get exactly the answers one thread gets alone, and so
  * do a handle without a cache, one whose cache holds a few blocks only (evicted while
  * other threads read them), and a fresh handle whose files the threads open as they first
- * need them; WDL probed a batch at a time (damero_probe_wdl_many) gives the same too. `./run.sh tsan` runs this test under ThreadSanitizer. */
+ * need them; WDL probed a batch at a time (damero_probe_wdl_many) gives the same too, and
+ * so does the probe from the cache alone (damero_probe_wdl_cached) wherever it answers.
+ * The handle's statistics, counted by every thread at once, lose no count: without a
+ * cache, the threads' lookups and blocks read are exactly the sum of what each job counts
+ * alone. `./run.sh tsan` runs this test under ThreadSanitizer. */
 #define _XOPEN_SOURCE 700 /* nftw, in file_util.h */
 #include "tests/file_util.h"
 #include "tests/probe_util.h"
@@ -162,6 +166,10 @@ static void *probe_all(void *arg)
         memset(a, 0, sizeof *a);
         a->wdl_status = damero_probe_wdl(job->tb, &job->positions[i], &a->wdl);
         a->status = damero_probe(job->tb, &job->positions[i], &a->value);
+        int cached, status = damero_probe_wdl_cached(job->tb, &job->positions[i], &cached);
+        if (status != DAMERO_NOT_CACHED &&
+            (status != a->wdl_status || (status == DAMERO_OK && cached != a->wdl)))
+            a->wdl_status = -1; /* the comparison fails */
     }
     if (job->many)
         probe_many(job, order);
@@ -190,7 +198,8 @@ static void assert_same_answers(const damero_tb *tb, const damero_position *posi
 }
 
 /* Probes every position from NUM_THREADS threads at once, each in its own order, and
- * compares each thread's answers with `want`. */
+ * compares each thread's answers with `want`. Thread t runs job (t, t % 2 == 1): the
+ * thread's order, damero_probe_wdl_many in odd threads. */
 static void probe_in_threads(damero_tb *tb,
                              const damero_position *positions, int n,
                              const struct answer *want, const char *handle)
@@ -218,6 +227,37 @@ static void probe_in_threads(damero_tb *tb,
         assert_same_answers(tb, positions, want, jobs[t].answers, n, who);
         free(jobs[t].answers);
     }
+}
+
+/* Without a cache, what a job counts does not depend on what other threads do (every
+ * lookup misses and reads its block): the counts of the threads at once (probe_in_threads
+ * just ran) must be the sum of their jobs' counts, each job run again alone. */
+static void assert_counts_add_up(damero_tb *uncached, const damero_position *positions,
+                                 int n, const struct answer *want)
+{
+    damero_cache_stats together, alone, sum = { 0 };
+    struct answer *answers = malloc((size_t)n * sizeof *answers);
+    assert_non_null(answers);
+    assert_int_equal(damero_read_cache_stats(uncached, &together), DAMERO_OK);
+    for (int t = 0; t < NUM_THREADS; t++) {
+        struct job job = { uncached, positions, n, (unsigned)t, t % 2 == 1, NULL, answers };
+        assert_int_equal(damero_reset_cache_stats(uncached), DAMERO_OK);
+        assert_null(probe_all(&job));
+        assert_same_answers(uncached, positions, want, answers, n, "no cache, alone");
+        assert_int_equal(damero_read_cache_stats(uncached, &alone), DAMERO_OK);
+        sum.hits += alone.hits;
+        sum.misses += alone.misses;
+        sum.blocks_read += alone.blocks_read;
+        sum.bytes_read += alone.bytes_read;
+        sum.bytes_decompressed += alone.bytes_decompressed;
+    }
+    assert_int_equal(together.hits, 0);
+    assert_true(together.misses > together.blocks_read); /* the cached probes' misses */
+    assert_int_equal(together.misses, sum.misses);
+    assert_int_equal(together.blocks_read, sum.blocks_read);
+    assert_int_equal(together.bytes_read, sum.bytes_read);
+    assert_int_equal(together.bytes_decompressed, sum.bytes_decompressed);
+    free(answers);
 }
 
 static void test_threads_agree(void **state)
@@ -264,6 +304,7 @@ static void test_threads_agree(void **state)
     probe_in_threads(tiny, positions, NUM_POSITIONS / 16, alone, "tiny cache");
     /* without a cache every probe decompresses: a part of the positions is enough */
     probe_in_threads(uncached, positions, NUM_POSITIONS / 64, alone, "no cache");
+    assert_counts_add_up(uncached, positions, NUM_POSITIONS / 64, alone);
     double t4 = seconds_now();
     print_message("build %.2f s, one thread %.2f s, %d threads %.2f s, no cache %.2f s\n",
                   t1 - t0, t2 - t1, NUM_THREADS, t3 - t2, t4 - t3);

@@ -51,6 +51,16 @@ int main(int argc, char **argv)
     CHECK(damero_max_pieces(tb) == 0);
     CHECK(damero_parse_fen(tb, "W:WKa1:BKh8", &pos) == DAMERO_OK);
     CHECK(damero_probe_wdl(tb, &pos, &wdl) == DAMERO_ERR_MISSING);
+
+    /* An engine's own board (a1 = bit 0) probed from the cache alone: no table either,
+     * said at once, and nothing read. */
+    damero_layout layout;
+    damero_cache_stats stats;
+    uint64_t men[2] = { 0, 0 }, kings[2] = { 1, (uint64_t)1 << 31 }; /* a1, h8 */
+    CHECK(damero_layout_make(tb, DAMERO_ORDER_BOTTOM_LEFT, &layout) == DAMERO_OK);
+    CHECK(damero_position_from_layout(&layout, men, kings, DAMERO_WHITE, &pos) == DAMERO_OK);
+    CHECK(damero_probe_wdl_cached(tb, &pos, &wdl) == DAMERO_ERR_MISSING);
+    CHECK(damero_read_cache_stats(tb, &stats) == DAMERO_OK && stats.blocks_read == 0);
     damero_close(tb);
     damero_close(NULL);
 
