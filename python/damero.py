@@ -39,6 +39,9 @@ ERR_FORMAT, ERR_TRUNCATED, ERR_VERSION, ERR_CORRUPT, ERR_MEMORY, ERR_GAME_OVER =
 PLAYING, NO_MOVE, LONE_PIECES = 0, 1, 2
 MAX_RULES = 8
 COUNT_NOT_STARTED = -1
+# A Value's dtm or mtc where the tables were built without that metric (damero gen
+# --metrics wdl): the wdl is still exact. None stands for a draw's.
+NOT_BUILT = -2
 
 _MAX_MOVES = 512
 _FEN_SIZE = 256
@@ -201,8 +204,13 @@ def _check(status):
         raise DameroError(status, _lib.damero_error_message().decode(errors="replace"))
 
 
+def _distance(n):
+    """A C DTM or MTC as Python has it: None in a draw, NOT_BUILT kept."""
+    return n if n >= 0 or n == NOT_BUILT else None
+
+
 def _value(v):
-    return Value(v.wdl, None if v.dtm < 0 else v.dtm, None if v.mtc < 0 else v.mtc)
+    return Value(v.wdl, _distance(v.dtm), _distance(v.mtc))
 
 
 def _counted(n):
