@@ -86,10 +86,14 @@ static int parse_args(int argc, char **argv, struct table_args *a, struct rules_
     return table_operands("probe", &operands, a);
 }
 
-/* A count of plies, and the moves of the side to move it holds. */
-static void print_plies(const char *metric, const damero_value *value, int plies, int side)
+/* A count of plies, and the moves of the side to move it holds; or the command that
+ * builds the metric, where the tables do not hold it. */
+static void print_plies(const char *metric, const damero_value *value, int plies, int side,
+                        const char *build)
 {
-    if (value->wdl == DAMERO_DRAW)
+    if (plies == DAMERO_NOT_BUILT)
+        printf("%-9s not built: %s builds it\n", metric, build);
+    else if (value->wdl == DAMERO_DRAW)
         printf("%-9s none (a draw)\n", metric);
     else
         printf("%-9s %d %s (%d move%s of %s)\n", metric, plies, plies == 1 ? "ply" : "plies",
@@ -98,11 +102,12 @@ static void print_plies(const char *metric, const damero_value *value, int plies
 
 /* The position's value; count is its number of moves, rule the lone-piece rule that
  * ended the game, or NULL. */
-static void print_value_text(const char *fen, const struct table_args *a,
+static void print_value_text(const char *fen, const struct table_args *a, damero_tb *tb,
                              const damero_position *pos, const damero_value *value, int count,
                              const char *rule)
 {
     static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
+    char build[256];
 
     printf("position  %s (%s)\n", fen, a->variant);
     if (rule)
@@ -111,30 +116,57 @@ static void print_value_text(const char *fen, const struct table_args *a,
     else
         printf("value     %s to move %s%s\n", side_word(pos->side_to_move),
                verb[value->wdl + 1], count ? "" : ": it has no legal move");
-    print_plies("DTM", value, value->dtm, pos->side_to_move);
-    print_plies("MTC", value, value->mtc, pos->side_to_move);
+    build_command(tb, a->dir, pos, build, sizeof build);
+    print_plies("DTM", value, value->dtm, pos->side_to_move, build);
+    print_plies("MTC", value, value->mtc, pos->side_to_move, build);
+}
+
+/* A DTM or MTC in plies as a table cell: "-" in a draw, "not built" where the tables do
+ * not hold it. */
+static void plies_cell(int plies, char cell[16])
+{
+    if (plies == DAMERO_NOT_BUILT)
+        snprintf(cell, 16, "not built");
+    else if (plies < 0)
+        snprintf(cell, 16, "-");
+    else
+        snprintf(cell, 16, "%d", plies);
 }
 
 /* One row of the moves table; extra is printed after the MTC column. */
 static void print_move_row(const damero_move *m, const char *extra)
 {
-    const damero_value *v = &m->value;
-    if (v->wdl == DAMERO_DRAW)
-        printf("%-24s %-5s  %9s  %9s%s\n", m->text, "draw", "-", "-", extra);
-    else
-        printf("%-24s %-5s  %9d  %9d%s\n", m->text, wdl_word(v->wdl), v->dtm, v->mtc, extra);
+    char dtm[16], mtc[16];
+    plies_cell(m->value.dtm, dtm);
+    plies_cell(m->value.mtc, mtc);
+    printf("%-24s %-5s  %9s  %9s%s\n", m->text, wdl_word(m->value.wdl), dtm, mtc, extra);
 }
 
-static void print_text(const char *fen, const struct table_args *a,
+/* Under the moves, how they were ranked where a metric is not built (damero_root_moves). */
+static void print_ranking(const damero_move *moves, int count)
+{
+    bool without_dtm = false, without_mtc = false;
+    for (int i = 0; i < count; i++) {
+        without_dtm |= moves[i].value.dtm == DAMERO_NOT_BUILT;
+        without_mtc |= moves[i].value.mtc == DAMERO_NOT_BUILT;
+    }
+    if (without_dtm && without_mtc)
+        printf("(no DTM or MTC table: the moves are ranked by value alone)\n");
+    else if (without_dtm)
+        printf("(no DTM table: the moves are ranked by value, then MTC)\n");
+}
+
+static void print_text(const char *fen, const struct table_args *a, damero_tb *tb,
                        const damero_position *pos, const damero_value *value,
                        const damero_move *moves, int count, const char *rule)
 {
-    print_value_text(fen, a, pos, value, count, rule);
+    print_value_text(fen, a, tb, pos, value, count, rule);
     if (count == 0)
         return;
     printf("\n%-24s %-5s  %9s  %9s\n", "move", "value", "DTM plies", "MTC plies");
     for (int i = 0; i < count; i++)
         print_move_row(&moves[i], "");
+    print_ranking(moves, count);
 }
 
 /* The same under the move-limit rules: the counts and the value under them, and a column
@@ -145,7 +177,7 @@ static void print_rules_moves_text(const char *fen, const struct table_args *a, 
                                    const damero_rules_move *moves, int count, const char *rule)
 {
     char words[64], extra[80];
-    print_value_text(fen, a, pos, &value->plain, count, rule);
+    print_value_text(fen, a, tb, pos, &value->plain, count, rule);
     print_rules_text(tb, r, value);
     if (count == 0)
         return;
@@ -182,7 +214,7 @@ static int probe(damero_tb *tb, const struct table_args *a, const damero_positio
         damero_game_end(tb, pos, &end, &rule) != DAMERO_OK ||
         damero_write_fen(tb, pos, fen) != DAMERO_OK)
         return position_failure("probe", a, EXIT_FAILURE_RUN);
-    print_text(fen, a, pos, &value, moves, count, rule);
+    print_text(fen, a, tb, pos, &value, moves, count, rule);
     return EXIT_OK;
 }
 
@@ -223,6 +255,18 @@ static int probe_rules(damero_tb *tb, const struct table_args *a, const struct r
 
 /* ---- many positions ---- */
 
+/* A DTM or MTC in a batch line, then `after`: "-" in a draw, "not-built" where the
+ * tables do not hold it. */
+static void print_batch_plies(int plies, char after)
+{
+    if (plies == DAMERO_NOT_BUILT)
+        printf("not-built%c", after);
+    else if (plies < 0)
+        printf("-%c", after);
+    else
+        printf("%d%c", plies, after);
+}
+
 /* One line of a batch: the value of the FEN, or the reason there is none. Returns
  * whether it was probed. */
 static bool probe_line(damero_tb *tb, const char *fen, bool json)
@@ -238,10 +282,10 @@ static bool probe_line(damero_tb *tb, const char *fen, bool json)
                                    : json_with_error(line, damero_error_message());
         if (json_print("probe", line) < 0)
             return false;
-    } else if (status == DAMERO_OK && value.wdl == DAMERO_DRAW) {
-        printf("%s draw - -\n", fen);
     } else if (status == DAMERO_OK) {
-        printf("%s %s %d %d\n", fen, wdl_word(value.wdl), value.dtm, value.mtc);
+        printf("%s %s ", fen, wdl_word(value.wdl));
+        print_batch_plies(value.dtm, ' ');
+        print_batch_plies(value.mtc, '\n');
     } else {
         printf("%s error: %s\n", fen, damero_error_message());
     }
