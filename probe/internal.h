@@ -169,7 +169,8 @@ int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t
 /* What of p's value the tables hold (damero_probe): its DTM and MTC as
  * probe_plain_value reads them, both *has_dtm and *has_mtc true; or, where p's material
  * has no DTM file, its WDL as dtm_of_wdl codes it (from the WDL file) with *has_dtm false,
- * and its MTC where the MTC file is there (else *has_mtc false). Returns a damero status:
+ * and its MTC where the MTC file is there (else *has_mtc false); both where the side to
+ * move has no move (the game is over, no table needed). Returns a damero status:
  * DAMERO_ERR_MISSING where neither a DTM nor a WDL file is there. Thread-safe. */
 int probe_built_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc,
                       bool *has_dtm, bool *has_mtc);

@@ -370,7 +370,8 @@ static bool has_file(const struct tb_table *t, enum table_metric metric)
 }
 
 /* p's value where its material t lacks the DTM or the MTC file (probe_built_value): the
- * DTM, else the WDL, and the MTC where it is there. l is p's lookup. */
+ * DTM, else the WDL, and the MTC where it is there; both where the side to move has no
+ * move, the game over. l is p's lookup. */
 static int value_without_all(damero_tb *tb, struct tb_table *t, const struct position *p,
                              const struct lookup *l, dtm_t *dtm, mtc_t *mtc, bool *has_dtm,
                              bool *has_mtc)
@@ -379,6 +380,11 @@ static int value_without_all(damero_tb *tb, struct tb_table *t, const struct pos
     unsigned d = DTM_DRAW, c = MTC_NONE;
     enum wdl w = WDL_DRAW;
     int status = DAMERO_OK;
+    if (count_moves(tb->v, p, 0) == 0) { /* over: no table needed to say so */
+        *dtm = dtm_no_move(tb->v);
+        *mtc = mtc_of_plies(0);
+        return DAMERO_OK;
+    }
     *has_dtm = has_file(t, METRIC_DTM);
     *has_mtc = has_file(t, METRIC_MTC);
     if (*has_dtm)

@@ -92,22 +92,27 @@ static int wdl_of(dtm_t dtm)
 }
 
 /* damero_probe of pos in both sets without DTM: the generator's WDL, and its MTC where
- * the MTC table is there; the rest DAMERO_NOT_BUILT. */
+ * the MTC table is there; the rest DAMERO_NOT_BUILT, but where the game is over (no
+ * table needed: the generator's DTM and MTC, 0). */
 static void check_value(const struct sets *s, const damero_position *pos, dtm_t dtm,
                         mtc_t mtc, const char *fen)
 {
     damero_value got;
+    int end;
+    assert_int_equal(damero_game_end(s->wdl, pos, &end, NULL), DAMERO_OK);
     int want_mtc = dtm == DTM_DRAW ? -1 : mtc_plies(mtc);
+    int want_dtm = end == DAMERO_PLAYING ? DAMERO_NOT_BUILT : dtm == DTM_DRAW ? -1 : dtm_plies(dtm);
+    int want_wdl_mtc = end == DAMERO_PLAYING ? DAMERO_NOT_BUILT : want_mtc;
     if (damero_probe(s->wdl, pos, &got) != DAMERO_OK)
         fail_msg("%s WDL only: %s", fen, damero_error_message());
-    if (got.wdl != wdl_of(dtm) || got.dtm != DAMERO_NOT_BUILT || got.mtc != DAMERO_NOT_BUILT)
-        fail_msg("%s WDL only: %d %d %d, want %d, not built, not built", fen, got.wdl,
-                 got.dtm, got.mtc, wdl_of(dtm));
+    if (got.wdl != wdl_of(dtm) || got.dtm != want_dtm || got.mtc != want_wdl_mtc)
+        fail_msg("%s WDL only: %d %d %d, want %d %d %d", fen, got.wdl, got.dtm, got.mtc,
+                 wdl_of(dtm), want_dtm, want_wdl_mtc);
     if (damero_probe(s->wdl_mtc, pos, &got) != DAMERO_OK)
         fail_msg("%s WDL+MTC: %s", fen, damero_error_message());
-    if (got.wdl != wdl_of(dtm) || got.dtm != DAMERO_NOT_BUILT || got.mtc != want_mtc)
-        fail_msg("%s WDL+MTC: %d %d %d, want %d, not built, %d", fen, got.wdl, got.dtm,
-                 got.mtc, wdl_of(dtm), want_mtc);
+    if (got.wdl != wdl_of(dtm) || got.dtm != want_dtm || got.mtc != want_mtc)
+        fail_msg("%s WDL+MTC: %d %d %d, want %d %d %d", fen, got.wdl, got.dtm, got.mtc,
+                 wdl_of(dtm), want_dtm, want_mtc);
 }
 
 /* The move of `moves` with m's text. */
