@@ -372,9 +372,9 @@ static bool has_file(const struct tb_table *t, enum table_metric metric)
 /* p's value where its material t lacks the DTM or the MTC file (probe_built_value): the
  * DTM, else the WDL, and the MTC where it is there; both where the side to move has no
  * move, the game over. l is p's lookup. */
-static int value_without_all(damero_tb *tb, struct tb_table *t, const struct position *p,
-                             const struct lookup *l, dtm_t *dtm, mtc_t *mtc, bool *has_dtm,
-                             bool *has_mtc)
+static int value_from_files_built(damero_tb *tb, struct tb_table *t,
+                                  const struct position *p, const struct lookup *l, dtm_t *dtm,
+                                  mtc_t *mtc, bool *has_dtm, bool *has_mtc)
 {
     enum side side = l->oriented.side;
     unsigned d = DTM_DRAW, c = MTC_NONE;
@@ -417,7 +417,7 @@ int probe_built_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t
     struct tb_table *t = tb->by_code[material_code(&l.material)];
     if (!t || (!has_file(t, METRIC_DTM) && !has_file(t, METRIC_WDL)))
         return status; /* nothing to answer from: probe_plain_value's message stands */
-    return value_without_all(tb, t, p, &l, dtm, mtc, has_dtm, has_mtc);
+    return value_from_files_built(tb, t, p, &l, dtm, mtc, has_dtm, has_mtc);
 }
 
 int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
