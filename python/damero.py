@@ -11,7 +11,8 @@
 
 Positions are given and returned as FENs in the variant's notation. Values are for the
 side to move: wdl is WIN (1), DRAW (0) or LOSS (-1); dtm and mtc count plies, None in a
-draw. Under the move-limit rules (probe_rules, root_moves_rules, the counts_* calls),
+draw, NOT_BUILT where the tables were built without that metric (damero gen --metrics
+wdl: the wdl is still exact, and moves are ranked by wdl, then mtc). Under the move-limit rules (probe_rules, root_moves_rules, the counts_* calls),
 counts are lists with one entry per rule of the variant (in the order of rule(k)): the
 plies played since that rule's count started, or None when it has not started. A running
 count comes back as a Count, an int that also says (.strong: "white" or "black") the side
@@ -301,7 +302,8 @@ class Tables:
         return list(wdl)
 
     def probe(self, fen):
-        """The Value (wdl, dtm, mtc) of the position, from the DTM and MTC tables."""
+        """The Value (wdl, dtm, mtc) of the position, from the DTM and MTC tables; from
+        the WDL table where there is no DTM, dtm (and mtc where absent too) NOT_BUILT."""
         value = _Value()
         _check(_lib.damero_probe(self._handle(), ctypes.byref(self._position(fen)),
                                  ctypes.byref(value)))
@@ -316,7 +318,8 @@ class Tables:
         return [self._move(moves[k]) for k in range(count.value)]
 
     def best_move(self, fen):
-        """The best Move (the first of root_moves); DameroError ERR_GAME_OVER when none."""
+        """The best Move (the first of root_moves); DameroError ERR_GAME_OVER when none,
+        ERR_MISSING where the tables hold neither DTM nor MTC (nothing ranks the moves)."""
         move = _Move()
         _check(_lib.damero_best_move(self._handle(), ctypes.byref(self._position(fen)),
                                      ctypes.byref(move)))
