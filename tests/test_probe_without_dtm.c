@@ -142,7 +142,7 @@ static void check_moves(const struct sets *s, damero_tb *tb, bool mtc,
                         const damero_position *pos, const char *fen)
 {
     static damero_move whole[DAMERO_MAX_MOVES], moves[DAMERO_MAX_MOVES];
-    int n_whole, n;
+    int n_whole = 0, n = 0;
     if (damero_root_moves(s->whole, pos, whole, DAMERO_MAX_MOVES, &n_whole) != DAMERO_OK ||
         damero_root_moves(tb, pos, moves, DAMERO_MAX_MOVES, &n) != DAMERO_OK)
         fail_msg("%s: %s", fen, damero_error_message());
