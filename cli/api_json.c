@@ -6,10 +6,23 @@
 
 #include "cli/probing.h"
 
+/* ["dtm", "mtc"]: the metrics of v that the tables do not hold, in that order. */
+static json_t *not_built_json(const damero_value *v)
+{
+    json_t *list = json_array();
+    if (v->dtm == DAMERO_NOT_BUILT)
+        json_append(&list, json_string("dtm"));
+    if (v->mtc == DAMERO_NOT_BUILT)
+        json_append(&list, json_string("mtc"));
+    return list;
+}
+
 json_t *json_with_value(json_t *object, const damero_value *v)
 {
     json_t *fields = json_pack("{s:s, s:o, s:o}", "wdl", wdl_word(v->wdl), "dtm",
                                json_count(v->dtm), "mtc", json_count(v->mtc));
+    if (fields && (v->dtm == DAMERO_NOT_BUILT || v->mtc == DAMERO_NOT_BUILT))
+        fields = json_with(fields, "not_built", not_built_json(v));
     if (!object || !fields || json_object_update(object, fields) < 0) {
         json_decref(object);
         object = NULL;
@@ -121,6 +134,8 @@ int line_json(damero_tb *tb, const struct line *l, json_t **json)
                       "end", line_end_words[l->end]);
     if (l->rules)
         *json = json_with(*json, "rules_result", json_string(wdl_word(l->start.wdl)));
+    if (l->by_mtc)
+        *json = json_with(*json, "played_by", json_string("mtc"));
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
 }
 

@@ -7,8 +7,10 @@
 #include "cli/line_play.h"
 #include "probe/damero.h"
 
-/* Adds wdl, dtm and mtc (null in a draw) to object and returns it; frees it and returns
- * NULL when memory runs out. */
+/* Adds wdl, dtm and mtc (null in a draw) to object and returns it; and, where the tables
+ * hold no DTM or MTC for it (DAMERO_NOT_BUILT, then null too), not_built, the list of
+ * those metrics (["dtm"], ["dtm", "mtc"]). Frees object and returns NULL when memory runs
+ * out. */
 json_t *json_with_value(json_t *object, const damero_value *v);
 
 /* {variant, fen, wdl, dtm, mtc, moves: [{move, wdl, dtm, mtc, after}, ...]}, moves best
@@ -36,7 +38,8 @@ int position_rules_json(damero_tb *tb, const damero_position *pos, int reading,
                         int count, json_t **json);
 
 /* {variant, fen (the start), result (the start's wdl), plies, moves: [move texts], end}
- * of a played line; under the rules also rules_result (the start's wdl under them). Returns as position_json. */
+ * of a played line; under the rules also rules_result (the start's wdl under them); where
+ * the tables hold no DTM, played_by: "mtc" (l->by_mtc). Returns as position_json. */
 int line_json(damero_tb *tb, const struct line *l, json_t **json);
 
 /* {variant, fen, moves: [{move, after}, ...]}: the legal moves without their values

@@ -24,17 +24,18 @@ static const char help[] =
     "the algebraic boards with names or numbers) or the starting position, the main line's\n"
     "moves in the variant's notation (variations skipped); and writes them back on stdout\n"
     "with a comment {damero: ...} after every move that reaches a position inside the\n"
-    "tables: its value for the side to move (win or loss with DTM in plies, or draw), and,\n"
-    "where the move played changed the value, the move that kept it; such a move is marked\n"
-    "? (a win thrown to a draw, a draw to a loss) or ?? (a win to a loss). Each game that\n"
-    "reached the tables ends with a summary of both players' marked moves. The game's own\n"
-    "comments are kept; damero's earlier comments and the file's own move marks are\n"
-    "replaced, so annotating twice gives the same text. A game that cannot be read (a\n"
-    "broken tag, an illegal move, an unknown variant, a NUL byte) is reported on stderr\n"
-    "with its number and move (games without a GameType tag in one line for the file),\n"
-    "written back annotated up to there (as it stands in the file when no move of it could\n"
-    "be followed), and the others go on; the exit code is then 1. A last line on stderr\n"
-    "says how many games the file held and how many reached the tables.\n"
+    "tables: its value for the side to move (win or loss with DTM in plies, or draw; MTC\n"
+    "where the tables hold no DTM), and, where the move played changed the value, the move\n"
+    "that kept it; such a move is marked ? (a win thrown to a draw, a draw to a loss) or\n"
+    "?? (a win to a loss). Each game that reached the tables ends with a summary of both\n"
+    "players' marked moves. The game's own comments are kept; damero's earlier comments\n"
+    "and the file's own move marks are replaced, so annotating twice gives the same text.\n"
+    "A game that cannot be read (a broken tag, an illegal move, an unknown variant, a NUL\n"
+    "byte) is reported on stderr with its number and move (games without a GameType tag\n"
+    "in one line for the file), written back annotated up to there (as it stands in the\n"
+    "file when no move of it could be followed), and the others go on; the exit code is\n"
+    "then 1. A last line on stderr says how many games the file held and how many reached\n"
+    "the tables.\n"
     "\n"
     "  --dir DIR       the table root, as given to 'damero gen --dir'\n"
     "                  (default: " DEFAULT_DIR_HELP ")\n"
@@ -42,7 +43,8 @@ static const char help[] =
     "                  without the tag needs it)\n"
     "  --json          a JSON list, one object per game: game, line, variant, result, error\n"
     "                  (null when none) and positions, a list of {ply, fen, wdl, dtm, mtc\n"
-    "                  (null outside the tables), move (as written; null after the last\n"
+    "                  (null outside the tables; where the tables lack DTM or MTC, null\n"
+    "                  and not_built: [\"dtm\", ...]), move (as written; null after the last\n"
     "                  move followed), move_wdl (what the move played is worth), kept_by\n"
     "                  (the move that kept the value when the one played lost it, else\n"
     "                  null)}; with --rules also rules (the value under the rules as\n"
@@ -87,6 +89,7 @@ struct rules_note {
     damero_counts counts;       /* at the position, before its move */
     int run_out;                /* the rule whose count has run out here (a draw), or -1 */
     bool known;                 /* inside the tables, and no count ran out before */
+    bool not_built;             /* not known: the tables hold the WDL but no DTM or MTC */
     damero_rules_value value;   /* for the side to move */
     bool move_known;
     int move_wdl;               /* what the move played is worth under the rules */
@@ -367,6 +370,9 @@ static bool judge_position_rules(const struct context *ctx, struct followed *f, 
     if (status == DAMERO_OK)
         status = damero_probe_rules(f->tb, pos, &r->counts, reading, &r->value);
     r->known = status == DAMERO_OK;
+    r->not_built = status == DAMERO_ERR_MISSING && f->notes[ply].known &&
+                   (f->notes[ply].value.dtm == DAMERO_NOT_BUILT ||
+                    f->notes[ply].value.mtc == DAMERO_NOT_BUILT);
     if (status != DAMERO_OK && status != DAMERO_ERR_MISSING && status != DAMERO_ERR_MEMORY) {
         snprintf(f->error, sizeof f->error, "%s", damero_error_message());
         return false;
@@ -457,7 +463,8 @@ static const char *wdl_noun(int wdl)
     return wdl == DAMERO_WIN ? "win" : wdl == DAMERO_LOSS ? "loss" : "draw";
 }
 
-/* "White to move wins in 7 plies.", "Black to move draws." */
+/* "White to move wins in 7 plies.", "Black to move draws.", "White to move wins (no DTM
+ * table; MTC 3 plies)." */
 static void value_words(const struct note *n, char *out, size_t size)
 {
     static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
@@ -465,6 +472,12 @@ static void value_words(const struct note *n, char *out, size_t size)
 
     if (n->value.wdl == DAMERO_DRAW)
         snprintf(out, size, "%s to move draws.", side);
+    else if (n->value.dtm == DAMERO_NOT_BUILT && n->value.mtc == DAMERO_NOT_BUILT)
+        snprintf(out, size, "%s to move %s (no DTM or MTC table).", side,
+                 verb[n->value.wdl + 1]);
+    else if (n->value.dtm == DAMERO_NOT_BUILT)
+        snprintf(out, size, "%s to move %s (no DTM table; MTC %d %s).", side,
+                 verb[n->value.wdl + 1], n->value.mtc, n->value.mtc == 1 ? "ply" : "plies");
     else if (n->value.dtm == 0)
         snprintf(out, size, "%s to move %s: the game is over.", side, verb[n->value.wdl + 1]);
     else
@@ -473,7 +486,8 @@ static void value_words(const struct note *n, char *out, size_t size)
 }
 
 /* Under the rules (--rules): "The main road count has run out: a draw under the rules.",
- * "Under the rules: a win in 25 plies.", "Under the rules: a draw (cursed win)."; ""
+ * "Under the rules: a win in 25 plies.", "Under the rules: a draw (cursed win).", "Under
+ * the rules: not known (they need DTM and MTC tables)."; ""
  * when there is nothing to say, or the value is the tables' own (the same result in
  * the same plies). */
 static void rules_words(const struct followed *f, const struct note *n, char *out,
@@ -486,6 +500,8 @@ static void rules_words(const struct followed *f, const struct note *n, char *ou
     out[0] = '\0';
     if (n->rules.run_out >= 0 && damero_rule(f->tb, n->rules.run_out, &info) == DAMERO_OK) {
         snprintf(out, size, " The %s count has run out: a draw under the rules.", info.name);
+    } else if (n->rules.not_built) {
+        snprintf(out, size, " Under the rules: not known (they need DTM and MTC tables).");
     } else if (!n->rules.known || (v->wdl == v->plain.wdl && v->plies == v->plain.dtm)) {
         return;
     } else if (v->wdl != DAMERO_DRAW) {
@@ -663,13 +679,17 @@ static void write_pdn(const struct pdn_game *g, const struct followed *f, bool c
     pdn_write_end(&w, g->result);
 }
 
+/* wdl_key, and with counts dtm and mtc (and not_built, json_with_value), all null when
+ * not known. */
 static json_t *value_json(json_t *o, const char *wdl_key, const damero_value *v, bool known,
                           bool with_counts)
 {
+    if (with_counts && known)
+        return json_with_value(o, v); /* its key is "wdl" */
     o = json_with(o, wdl_key, known ? json_string(wdl_word(v->wdl)) : json_null());
     if (with_counts) {
-        o = json_with(o, "dtm", known ? json_count(v->dtm) : json_null());
-        o = json_with(o, "mtc", known ? json_count(v->mtc) : json_null());
+        o = json_with(o, "dtm", json_null());
+        o = json_with(o, "mtc", json_null());
     }
     return o;
 }

@@ -24,8 +24,13 @@ static const char help[] =
     "first (\"1. c3:g7 d8-c7\"; \"1... e5:b2\" when the line starts with the other side).\n"
     "The line stops when the game is over (the side to move has no legal move, or the\n"
     "variant's rule on lone pieces ends it), when a position repeats (a draw by\n"
-    "repetition), or at the limit. Boards of the start and the final positions are drawn\n"
-    "as White sees them, each playable square showing its piece\n"    "(w, b: men; W, B: kings) or its name.\n"
+    "repetition), or at the limit. Where the tables hold no DTM (damero gen --metrics\n"
+    "wdl, or WDL and MTC alone), both sides play by MTC instead: the winner the quickest\n"
+    "capture or man move that keeps the win, the loser the slowest; the win is sure, not\n"
+    "the shortest, and the output says so (\"played_by\": \"mtc\" in --json). With WDL\n"
+    "alone there is no line: the error gives the 'damero gen' command that builds one.\n"
+    "Boards of the start and the final positions are drawn as White sees them, each\n"
+    "playable square showing its piece (w, b: men; W, B: kings) or its name.\n"
     "\n" TABLE_OPTIONS_HELP FEN_OPTION_HELP
     "  --boards        draw the board after every ply (one side's move) too, one move a row\n"
     "  --json          one JSON object: variant, fen (the start, as damero writes it),\n"
@@ -77,15 +82,25 @@ static int parse_args(int argc, char **argv, struct line_args *a)
     return table_operands("line", &operands, &a->t);
 }
 
-/* "win in 7 plies", "loss in 1 ply", "draw". */
+/* "win in 7 plies", "loss in 1 ply", "draw"; where the tables hold no DTM, "win (no DTM
+ * table; MTC 3 plies)". */
 static void value_text(const damero_value *value, char *text, size_t size)
 {
     if (value->wdl == DAMERO_DRAW)
         snprintf(text, size, "draw");
+    else if (value->dtm == DAMERO_NOT_BUILT)
+        snprintf(text, size, "%s (no DTM table; MTC %d %s)", wdl_word(value->wdl), value->mtc,
+                 value->mtc == 1 ? "ply" : "plies");
     else
         snprintf(text, size, "%s in %d %s", wdl_word(value->wdl), value->dtm,
                  value->dtm == 1 ? "ply" : "plies");
 }
+
+/* What a line played by MTC is, where the tables hold no DTM. */
+static const char by_mtc_words[] =
+    "No DTM table: both sides played by MTC, the winner taking the quickest capture or man "
+    "move that keeps the win, the loser the slowest; the win is sure, though not in the "
+    "fewest plies.";
 
 static int print_board(damero_tb *tb, const damero_position *pos)
 {
@@ -174,7 +189,7 @@ static int print_end(damero_tb *tb, const struct line *l)
 static int print_text(damero_tb *tb, const struct line_args *a, const damero_value *start,
                       const struct line *l)
 {
-    char value[64];
+    char value[80];
     int status;
 
     value_text(start, value, sizeof value);
@@ -186,9 +201,12 @@ static int print_text(damero_tb *tb, const struct line_args *a, const damero_val
     }
     printf("\n");
     if ((status = print_board(tb, &l->positions[0])) != EXIT_OK ||
-        (status = print_moves(tb, a, l)) != EXIT_OK)
+        (status = print_moves(tb, a, l)) != EXIT_OK ||
+        (status = print_end(tb, l)) != EXIT_OK)
         return status;
-    return print_end(tb, l);
+    if (l->by_mtc)
+        printf("%s\n", by_mtc_words);
+    return EXIT_OK;
 }
 
 static int print_json(damero_tb *tb, const struct line_args *a, const struct line *l)
@@ -240,7 +258,8 @@ static int print_pdn(damero_tb *tb, const struct line_args *a, const damero_valu
     pdn_write_comment(&w, text);
     for (int i = 0; i < l->plies; i++)
         pdn_write_move(&w, l->moves[i].text);
-    snprintf(text, sizeof text, "%s the line ends: %s", PDN_OWN_COMMENT, line_end_words[l->end]);
+    snprintf(text, sizeof text, "%s the line ends: %s%s", PDN_OWN_COMMENT,
+             line_end_words[l->end], l->by_mtc ? "; played by MTC (no DTM table)" : "");
     pdn_write_comment(&w, text);
     pdn_write_end(&w, result);
     return EXIT_OK;
@@ -261,8 +280,11 @@ static int run_line(damero_tb *tb, const struct line_args *a, struct line *l)
         if (line_under_rules(tb, l, &counts, a->rules.reading) != DAMERO_OK)
             return position_failure("line", &a->t, EXIT_FAILURE_RUN);
     }
-    if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK ||
-        line_play(tb, l) != DAMERO_OK)
+    if (damero_probe(tb, &l->positions[0], &start) != DAMERO_OK)
+        return position_failure("line", &a->t, EXIT_FAILURE_RUN);
+    if (!line_has_distance(tb, a->t.dir, l, &start, message, sizeof message))
+        return input_failure("line", a->t.json, "fen", a->t.fen, EXIT_FAILURE_RUN, message);
+    if (line_play(tb, l) != DAMERO_OK)
         return position_failure("line", &a->t, EXIT_FAILURE_RUN);
     if (a->pdn)
         return print_pdn(tb, a, &start, l);

@@ -26,11 +26,15 @@ static const char help[] =
     "variants): DTM 0. Where the variant's rule on lone pieces ends the game (turkish: one\n"
     "piece each is a draw), there is no move either. The tables of the position's\n"
     "material, and of every material its\n"
-    "captures lead to, must have been built with 'damero gen'.\n"
+    "captures lead to, must have been built with 'damero gen'. Tables built without DTM\n"
+    "(--metrics wdl, or WDL and MTC alone) give the value, and MTC where built; a metric\n"
+    "not built is said so, with the 'damero gen' command that builds it, and the moves are\n"
+    "ranked by value, then MTC (a win by the quickest, a loss by the slowest).\n"
     "\n"
     "Without a FEN, probes many positions: one FEN a line from FILE (--input) or standard\n"
     "input, the tables opened once, and prints one line per position, in order: the FEN as\n"
-    "given, then its value, DTM and MTC in plies ('-' in a draw), as in\n"
+    "given, then its value, DTM and MTC in plies ('-' in a draw, 'not-built' for a metric\n"
+    "the tables lack), as in\n"
     "  W:WKc3:Bd8,f6 win 9 3\n"
     "or, for a line that cannot be probed, the FEN and 'error:' with the reason; the run goes\n"
     "on, and exits 1 at the end when any line failed. Blank lines are skipped.\n"
@@ -38,7 +42,8 @@ static const char help[] =
     "  --json          one JSON object: variant, fen (as damero writes it), wdl (\"win\",\n"
     "                  \"draw\" or \"loss\"), dtm, mtc and moves, a list of {move, wdl, dtm,\n"
     "                  mtc, after (the FEN the move leads to)}, best first; dtm and mtc in\n"
-    "                  plies, null in a draw\n"
+    "                  plies, null in a draw; where the tables lack a metric, null\n"
+    "                  and not_built, the list of those (\"dtm\", \"mtc\")\n"
     "                  (batch: one JSON object a line, {fen, wdl, dtm, mtc} or {fen, error})\n"
     "                  (with --rules: \"rules\", the value under the rules, and the same\n"
     "                  in every move, its counts those after the move)\n"
@@ -86,10 +91,14 @@ static int parse_args(int argc, char **argv, struct table_args *a, struct rules_
     return table_operands("probe", &operands, a);
 }
 
-/* A count of plies, and the moves of the side to move it holds. */
-static void print_plies(const char *metric, const damero_value *value, int plies, int side)
+/* A count of plies, and the moves of the side to move it holds; or the command that
+ * builds the metric, where the tables do not hold it. */
+static void print_plies(const char *metric, const damero_value *value, int plies, int side,
+                        const char *build)
 {
-    if (value->wdl == DAMERO_DRAW)
+    if (plies == DAMERO_NOT_BUILT)
+        printf("%-9s not built: %s builds it\n", metric, build);
+    else if (value->wdl == DAMERO_DRAW)
         printf("%-9s none (a draw)\n", metric);
     else
         printf("%-9s %d %s (%d move%s of %s)\n", metric, plies, plies == 1 ? "ply" : "plies",
@@ -98,11 +107,12 @@ static void print_plies(const char *metric, const damero_value *value, int plies
 
 /* The position's value; count is its number of moves, rule the lone-piece rule that
  * ended the game, or NULL. */
-static void print_value_text(const char *fen, const struct table_args *a,
+static void print_value_text(const char *fen, const struct table_args *a, damero_tb *tb,
                              const damero_position *pos, const damero_value *value, int count,
                              const char *rule)
 {
     static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
+    char build[256];
 
     printf("position  %s (%s)\n", fen, a->variant);
     if (rule)
@@ -111,30 +121,57 @@ static void print_value_text(const char *fen, const struct table_args *a,
     else
         printf("value     %s to move %s%s\n", side_word(pos->side_to_move),
                verb[value->wdl + 1], count ? "" : ": it has no legal move");
-    print_plies("DTM", value, value->dtm, pos->side_to_move);
-    print_plies("MTC", value, value->mtc, pos->side_to_move);
+    build_command(tb, a->dir, pos, build, sizeof build);
+    print_plies("DTM", value, value->dtm, pos->side_to_move, build);
+    print_plies("MTC", value, value->mtc, pos->side_to_move, build);
+}
+
+/* A DTM or MTC in plies as a table cell: "-" in a draw, "not built" where the tables do
+ * not hold it. */
+static void plies_cell(int plies, char cell[16])
+{
+    if (plies == DAMERO_NOT_BUILT)
+        snprintf(cell, 16, "not built");
+    else if (plies < 0)
+        snprintf(cell, 16, "-");
+    else
+        snprintf(cell, 16, "%d", plies);
 }
 
 /* One row of the moves table; extra is printed after the MTC column. */
 static void print_move_row(const damero_move *m, const char *extra)
 {
-    const damero_value *v = &m->value;
-    if (v->wdl == DAMERO_DRAW)
-        printf("%-24s %-5s  %9s  %9s%s\n", m->text, "draw", "-", "-", extra);
-    else
-        printf("%-24s %-5s  %9d  %9d%s\n", m->text, wdl_word(v->wdl), v->dtm, v->mtc, extra);
+    char dtm[16], mtc[16];
+    plies_cell(m->value.dtm, dtm);
+    plies_cell(m->value.mtc, mtc);
+    printf("%-24s %-5s  %9s  %9s%s\n", m->text, wdl_word(m->value.wdl), dtm, mtc, extra);
 }
 
-static void print_text(const char *fen, const struct table_args *a,
+/* Under the moves, how they were ranked where a metric is not built (damero_root_moves). */
+static void print_ranking(const damero_move *moves, int count)
+{
+    bool without_dtm = false, without_mtc = false;
+    for (int i = 0; i < count; i++) {
+        without_dtm |= moves[i].value.dtm == DAMERO_NOT_BUILT;
+        without_mtc |= moves[i].value.mtc == DAMERO_NOT_BUILT;
+    }
+    if (without_dtm && without_mtc)
+        printf("(no DTM or MTC table: the moves are ranked by value alone)\n");
+    else if (without_dtm)
+        printf("(no DTM table: the moves are ranked by value, then MTC)\n");
+}
+
+static void print_text(const char *fen, const struct table_args *a, damero_tb *tb,
                        const damero_position *pos, const damero_value *value,
                        const damero_move *moves, int count, const char *rule)
 {
-    print_value_text(fen, a, pos, value, count, rule);
+    print_value_text(fen, a, tb, pos, value, count, rule);
     if (count == 0)
         return;
     printf("\n%-24s %-5s  %9s  %9s\n", "move", "value", "DTM plies", "MTC plies");
     for (int i = 0; i < count; i++)
         print_move_row(&moves[i], "");
+    print_ranking(moves, count);
 }
 
 /* The same under the move-limit rules: the counts and the value under them, and a column
@@ -145,7 +182,7 @@ static void print_rules_moves_text(const char *fen, const struct table_args *a, 
                                    const damero_rules_move *moves, int count, const char *rule)
 {
     char words[64], extra[80];
-    print_value_text(fen, a, pos, &value->plain, count, rule);
+    print_value_text(fen, a, tb, pos, &value->plain, count, rule);
     print_rules_text(tb, r, value);
     if (count == 0)
         return;
@@ -182,7 +219,7 @@ static int probe(damero_tb *tb, const struct table_args *a, const damero_positio
         damero_game_end(tb, pos, &end, &rule) != DAMERO_OK ||
         damero_write_fen(tb, pos, fen) != DAMERO_OK)
         return position_failure("probe", a, EXIT_FAILURE_RUN);
-    print_text(fen, a, pos, &value, moves, count, rule);
+    print_text(fen, a, tb, pos, &value, moves, count, rule);
     return EXIT_OK;
 }
 
@@ -232,6 +269,18 @@ static void print_line_error(const char *fen, const char *why, bool json)
         printf("%s error: %s\n", fen, why);
 }
 
+/* A DTM or MTC in a batch line, then `after`: "-" in a draw, "not-built" where the
+ * tables do not hold it. */
+static void print_batch_plies(int plies, char after)
+{
+    if (plies == DAMERO_NOT_BUILT)
+        printf("not-built%c", after);
+    else if (plies < 0)
+        printf("-%c", after);
+    else
+        printf("%d%c", plies, after);
+}
+
 /* One line of a batch: the value of the FEN, or the reason there is none. Returns
  * whether it was probed. */
 static bool probe_line(damero_tb *tb, const char *fen, bool json)
@@ -246,10 +295,10 @@ static bool probe_line(damero_tb *tb, const char *fen, bool json)
     } else if (json) {
         if (json_print("probe", json_with_value(json_pack("{s:s}", "fen", fen), &value)) < 0)
             return false;
-    } else if (value.wdl == DAMERO_DRAW) {
-        printf("%s draw - -\n", fen);
     } else {
-        printf("%s %s %d %d\n", fen, wdl_word(value.wdl), value.dtm, value.mtc);
+        printf("%s %s ", fen, wdl_word(value.wdl));
+        print_batch_plies(value.dtm, ' ');
+        print_batch_plies(value.mtc, '\n');
     }
     return status == DAMERO_OK;
 }

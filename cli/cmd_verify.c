@@ -82,6 +82,48 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
     return EXIT_OK;
 }
 
+/* Whether m's WDL table is on disk without its DTM or MTC table (damero gen --metrics
+ * wdl, or a set of WDL and MTC): verify builds it again, whole. */
+static bool without_distances(const struct tableset *ts, const struct material *m)
+{
+    char path[4096];
+    bool missing = false;
+    tableset_path(ts, m, METRIC_WDL, path, sizeof path);
+    if (access(path, F_OK) != 0)
+        return false;
+    for (enum table_metric metric = METRIC_DTM; metric <= METRIC_MTC; metric++) {
+        tableset_path(ts, m, metric, path, sizeof path);
+        missing |= access(path, F_OK) != 0;
+    }
+    return missing;
+}
+
+/* Says on stderr which of the n tables wanted are there without DTM or MTC, which the
+ * checks need: the build that follows makes them again, whole, rather than fail. */
+static void note_without_distances(const struct tableset *ts, const struct material *wanted,
+                                   int n)
+{
+    char name[MATERIAL_NAME_SIZE], names[512] = "";
+    int count = 0;
+    for (int k = 0; k < n; k++) {
+        bool seen = false;
+        for (int j = 0; j < k && !seen; j++)
+            seen = material_equal(&wanted[j], &wanted[k]);
+        if (seen || !without_distances(ts, &wanted[k]))
+            continue;
+        material_name(&wanted[k], name);
+        if (strlen(names) + strlen(name) + 8 < sizeof names)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     count ? ", " : "", name);
+        count++;
+    }
+    if (count > 0)
+        fprintf(stderr, "damero verify: %d table%s of %s (%s) %s WDL without DTM or MTC, "
+                "which the checks need: building %s again, whole\n", count,
+                count == 1 ? "" : "s", ts->dir, names, count == 1 ? "holds" : "hold",
+                count == 1 ? "it" : "them");
+}
+
 /* Builds what the variant's rules need, fewest pieces first. */
 static int build_needed(struct tableset *ts, int pieces, struct progress_bar *bar, char *err,
                         size_t err_size)
@@ -91,6 +133,7 @@ static int build_needed(struct tableset *ts, int pieces, struct progress_bar *ba
     int n = 0, status;
     for (const struct move_limit_rule *r = ts->v->move_limits; r->name; r++)
         n += rule_materials(ts->v, r, pieces, wanted + n, 1024 - n);
+    note_without_distances(ts, wanted, n);
     status = n == 0 ? 0 : build_materials(ts, wanted, n, &options, err, err_size);
     progress_bar_end(bar);
     return status;

@@ -1,7 +1,10 @@
 #include "cli/line_play.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "cli/probing.h"
 
 const char *const line_end_words[] = { "no move", "lone pieces", "repetition", "limit",
                                        "count" };
@@ -35,6 +38,18 @@ int line_under_rules(damero_tb *tb, struct line *l, const damero_counts *counts,
     if (!(l->choices = malloc(DAMERO_MAX_MOVES * sizeof *l->choices)))
         return DAMERO_ERR_MEMORY;
     return damero_probe_rules(tb, &l->positions[0], &l->counts, reading, &l->start);
+}
+
+bool line_has_distance(const damero_tb *tb, const char *dir, const struct line *l,
+                       const damero_value *start, char *message, size_t size)
+{
+    char build[256];
+    if (start->dtm != DAMERO_NOT_BUILT || start->mtc != DAMERO_NOT_BUILT)
+        return true;
+    build_command(tb, dir, &l->positions[0], build, sizeof build);
+    snprintf(message, size, "a line needs DTM or MTC tables, and these hold only WDL (as "
+             "'damero gen --metrics wdl' builds them): build them whole with %s", build);
+    return false;
 }
 
 /* The best move of pos under the rules, as damero_best_move gives the tables' best (and
@@ -112,6 +127,7 @@ int line_play(damero_tb *tb, struct line *l)
         }
         if (status != DAMERO_OK)
             return status;
+        l->by_mtc |= m->value.dtm == DAMERO_NOT_BUILT;
         if (l->plies == l->max_plies) {
             l->end = END_LIMIT;
             return DAMERO_OK;

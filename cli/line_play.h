@@ -6,6 +6,7 @@
 #define DAMERO_CLI_LINE_PLAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "probe/damero.h"
 
@@ -23,6 +24,7 @@ struct line {
     int plies;
     enum line_end end;
     int repeated; /* END_REPETITION: the ply after which the last position stood before */
+    bool by_mtc;  /* a move was chosen by MTC, the tables holding no DTM for it */
 
     /* Under the move-limit rules (line_under_rules): */
     bool rules;
@@ -43,8 +45,15 @@ void line_free(struct line *l);
  * DAMERO_OK, DAMERO_ERR_MEMORY, or the error of damero_probe_rules. */
 int line_under_rules(damero_tb *tb, struct line *l, const damero_counts *counts, int reading);
 
+/* Whether the tables hold a distance (DTM or MTC) for the start, whose value is `start`:
+ * a line plays best moves, and a best move needs one (damero_best_move). If not, the
+ * sentence that says so and how to build one (dir: the table root) goes to message. */
+bool line_has_distance(const damero_tb *tb, const char *dir, const struct line *l,
+                       const damero_value *start, char *message, size_t size);
+
 /* Plays best moves from l->positions[0] until the game ends, a count runs out (under the
- * rules), a position repeats or max_plies are played. Returns DAMERO_OK, or the error of the probe
+ * rules), a position repeats or max_plies are played: by DTM, or by MTC where the tables
+ * hold no DTM (l->by_mtc). Returns DAMERO_OK, or the error of the probe
  * that failed (its sentence in damero_error_message()). Thread-safe (one line per thread). */
 int line_play(damero_tb *tb, struct line *l);
 

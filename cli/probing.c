@@ -51,6 +51,35 @@ int probe_failure(const char *cmd)
     return EXIT_FAILURE_RUN;
 }
 
+/* Appends n letters to name, as room allows. */
+static void put_letters(char *name, size_t size, size_t *at, char letter, int n)
+{
+    for (; n > 0 && *at + 1 < size; n--)
+        name[(*at)++] = letter;
+}
+
+void position_material(const damero_position *pos, char *name, size_t size)
+{
+    size_t at = 0;
+    for (int side = DAMERO_WHITE; side <= DAMERO_BLACK; side++) {
+        if (side == DAMERO_BLACK)
+            put_letters(name, size, &at, 'v', 1);
+        put_letters(name, size, &at, 'K', __builtin_popcountll(pos->kings[side]));
+        put_letters(name, size, &at, 'M', __builtin_popcountll(pos->men[side]));
+    }
+    if (size > 0)
+        name[at] = '\0';
+}
+
+void build_command(const damero_tb *tb, const char *dir, const damero_position *pos,
+                   char *command, size_t size)
+{
+    char material[64];
+    position_material(pos, material, sizeof material);
+    snprintf(command, size, "'damero gen --variant %s --dir %s %s'", damero_variant(tb), dir,
+             material);
+}
+
 const char *wdl_word(int wdl)
 {
     return wdl == DAMERO_WIN ? "win" : wdl == DAMERO_LOSS ? "loss" : "draw";

@@ -71,6 +71,15 @@ int print_built_json(const char *cmd, const struct table_args *a, int built, jso
 /* Prints "damero CMD: <damero_error_message()>" on stderr; returns EXIT_FAILURE_RUN. */
 int probe_failure(const char *cmd);
 
+/* The material of pos as 'damero gen' takes it: White's kings and men, 'v', Black's
+ * ("KKMvK"). */
+void position_material(const damero_position *pos, char *name, size_t size);
+
+/* The command that builds the tables of pos's material whole (DTM and MTC with the WDL),
+ * quoted: "'damero gen --variant russian --dir tables KvMM'". */
+void build_command(const damero_tb *tb, const char *dir, const damero_position *pos,
+                   char *command, size_t size);
+
 /* "win", "draw" or "loss". */
 const char *wdl_word(int wdl);
 

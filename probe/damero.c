@@ -12,31 +12,52 @@
 _Static_assert(DAMERO_MAX_MOVES == MAX_MOVES, "the public bound is the move generator's");
 
 struct scored_move {
-    dtm_t dtm;        /* for the side that plays it */
-    int mtc_plies;    /* -1 in a draw */
+    dtm_t dtm;        /* for the side that plays it; its WDL alone (dtm_of_wdl) when the
+                         moves are not ranked by DTM */
+    int mtc_plies;    /* -1 in a draw, and when the moves are not ranked by MTC */
     damero_move move;
 };
 
 /* A move's value from the position it leads to: one ply more, and a capture or man move
- * is itself the conversion. */
+ * is itself the conversion. A metric the child's tables do not hold is DAMERO_NOT_BUILT
+ * in the move's value (but the conversion's MTC is known without them). */
 static int score_move(damero_tb *tb, const struct position *p, const struct move *m,
                       struct scored_move *out)
 {
     struct position child;
     dtm_t dtm;
     mtc_t mtc;
+    bool has_dtm, has_mtc;
     make_move(p, m, &child);
-    int status = probe_plain_value(tb, &child, &dtm, &mtc);
+    int status = probe_built_value(tb, &child, &dtm, &mtc, &has_dtm, &has_mtc);
     if (status != DAMERO_OK)
         return status;
     bool converts = m->captured || (p->men[p->side] & bb_of(m->from));
     out->dtm = dtm_parent(dtm);
     out->mtc_plies = out->dtm == DTM_DRAW ? -1 : converts ? 1 : mtc_plies(mtc) + 1;
     probe_move_out(tb, m, &child, &out->move);
-    out->move.value = (damero_value){ public_wdl(dtm_wdl(out->dtm)),
-                                      out->dtm == DTM_DRAW ? -1 : dtm_plies(out->dtm),
-                                      out->mtc_plies };
+    out->move.value = (damero_value){
+        public_wdl(dtm_wdl(out->dtm)),
+        !has_dtm ? DAMERO_NOT_BUILT : out->dtm == DTM_DRAW ? -1 : dtm_plies(out->dtm),
+        has_mtc || (converts && out->dtm != DTM_DRAW) ? out->mtc_plies : DAMERO_NOT_BUILT
+    };
     return DAMERO_OK;
+}
+
+/* Makes the scored moves rank by what every one of them has: by DTM where all have it;
+ * else by their WDL alone, then by MTC where all have it. */
+static void rank_by_metrics_built(struct scored_move *scored, int count)
+{
+    bool all_dtm = true, all_mtc = true;
+    for (int k = 0; k < count; k++) {
+        all_dtm &= scored[k].move.value.dtm != DAMERO_NOT_BUILT;
+        all_mtc &= scored[k].move.value.mtc != DAMERO_NOT_BUILT;
+    }
+    for (int k = 0; k < count && !all_dtm; k++) {
+        scored[k].dtm = dtm_of_wdl(dtm_wdl(scored[k].dtm));
+        if (!all_mtc)
+            scored[k].mtc_plies = -1;
+    }
 }
 
 /* Best first: by DTM (dtm_better), then the quicker conversion in a win and the slower in
@@ -118,9 +139,11 @@ int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value)
     mtc_t mtc;
     if (!tb || !value)
         return probe_fail(DAMERO_ERR_ARGUMENT, "damero_probe: a NULL argument");
+    bool has_dtm, has_mtc;
     int status = probe_position_in(tb, pos, &p);
-    if (status == DAMERO_OK && (status = probe_plain_value(tb, &p, &dtm, &mtc)) == DAMERO_OK)
-        *value = public_value(dtm, mtc);
+    if (status == DAMERO_OK &&
+        (status = probe_built_value(tb, &p, &dtm, &mtc, &has_dtm, &has_mtc)) == DAMERO_OK)
+        *value = public_built_value(dtm, mtc, has_dtm, has_mtc);
     return status;
 }
 
@@ -158,6 +181,7 @@ int damero_root_moves(damero_tb *tb, const damero_position *pos, damero_move *mo
                       list->count, capacity);
         goto done;
     }
+    rank_by_metrics_built(scored, list->count);
     qsort(scored, (size_t)list->count, sizeof *scored, compare_moves);
     for (int k = 0; k < list->count; k++)
         moves[k] = scored[k].move;
@@ -188,6 +212,29 @@ int damero_game_end(const damero_tb *tb, const damero_position *pos, int *end,
     return DAMERO_OK;
 }
 
+/* Whether the moves were ranked by a distance (DTM or MTC): not where some lack DTM and
+ * some MTC (rank_by_metrics_built), and then fails with the command that builds it. */
+static int ranked_by_distance(damero_tb *tb, const damero_position *pos,
+                              const damero_move *moves, int count)
+{
+    bool some_without_dtm = false, some_without_mtc = false;
+    struct position p;
+    char name[MATERIAL_NAME_SIZE];
+    for (int k = 0; k < count; k++) {
+        some_without_dtm |= moves[k].value.dtm == DAMERO_NOT_BUILT;
+        some_without_mtc |= moves[k].value.mtc == DAMERO_NOT_BUILT;
+    }
+    if (!some_without_dtm || !some_without_mtc || probe_position_in(tb, pos, &p) != DAMERO_OK)
+        return DAMERO_OK;
+    struct material m = material_of(&p);
+    material_name(&m, name);
+    return probe_fail(DAMERO_ERR_MISSING,
+                      "the best move needs DTM or MTC, and the tables of %s in %s hold only "
+                      "WDL (as 'damero gen --metrics wdl' builds them): build them whole "
+                      "with 'damero gen --variant %s --dir %s %s'",
+                      name, tb->dir, tb->v->name, tb->root, name);
+}
+
 int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *best)
 {
     damero_move *moves = malloc(DAMERO_MAX_MOVES * sizeof *moves);
@@ -204,6 +251,8 @@ int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *bes
     if (status == DAMERO_OK && count == 0 && damero_game_end(tb, pos, &end, &rule) == DAMERO_OK)
         status = rule ? probe_fail(DAMERO_ERR_GAME_OVER, "the game is over: %s", rule)
                       : probe_fail(DAMERO_ERR_GAME_OVER, "the side to move has no legal move");
+    if (status == DAMERO_OK)
+        status = ranked_by_distance(tb, pos, moves, count);
     if (status == DAMERO_OK)
         *best = moves[0];
     free(moves);

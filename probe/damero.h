@@ -93,10 +93,18 @@ typedef struct damero_position {
 
 typedef struct damero_value {
     int wdl;  /* enum damero_wdl */
-    int dtm;  /* plies to the end of the game under best play; -1 in a draw */
+    int dtm;  /* plies to the end of the game under best play; -1 in a draw;
+                 DAMERO_NOT_BUILT where the tables hold no DTM for it */
     int mtc;  /* plies to the next capture or man move under best play, that move
-                 included; -1 in a draw */
+                 included; -1 in a draw; DAMERO_NOT_BUILT where the tables hold no MTC
+                 for it */
 } damero_value;
+
+/* damero_value.dtm or .mtc where the tables were built without that metric (damero gen
+ * --metrics wdl builds WDL alone; a set may also hold WDL and MTC without DTM): the
+ * value's wdl is still exact, from the WDL table. A set without DTM lets an engine
+ * probe WDL, and MTC where it is there, through the same calls. */
+#define DAMERO_NOT_BUILT (-2)
 
 #define DAMERO_MOVE_TEXT_SIZE 80
 #define DAMERO_MAX_MOVES 512 /* more legal moves than any position has */
@@ -370,16 +378,25 @@ int damero_reset_cache_stats(damero_tb *tb);
 /* The value of pos with its DTM and MTC, from the DTM and MTC tables (not the WDL ones).
  * A position where the side to move has no piece or no move is over: its DTM and MTC
  * are 0. One where the variant's rule on lone pieces ends the game (damero_game_end) is
- * over too, with the rule's result: in Turkish draughts, one piece each, a draw. Returns
- * as damero_probe_wdl; DAMERO_ERR_MISSING also where the tables were built WDL-only
- * (damero gen --metrics wdl), which damero_error_message() then says. Thread-safe.
- * Use: at the root, or during search where the distance is wanted (two values read where
- * damero_probe_wdl reads one). */
+ * over too, with the rule's result: in Turkish draughts, one piece each, a draw.
+ *
+ * Where the material's tables were built without DTM (damero gen --metrics wdl, or a
+ * set of WDL and MTC), the wdl comes from the WDL table, as damero_probe_wdl gives it,
+ * value->dtm is DAMERO_NOT_BUILT, and value->mtc is the MTC table's (or DAMERO_NOT_BUILT
+ * too where there is none): what is there, and what is not, marked.
+ *
+ * Returns as damero_probe_wdl (DAMERO_ERR_MISSING where the material has neither a DTM
+ * nor a WDL table). Thread-safe. Use: at the root, or during search where the distance is
+ * wanted (two values read where damero_probe_wdl reads one). */
 int damero_probe(damero_tb *tb, const damero_position *pos, damero_value *value);
 
 /* Every legal move of pos with its value for the side to move, best first: wins by the
  * fewest plies, then draws, then losses by the most plies (ties: the quicker conversion
- * for a win, the slower for a loss, then the move's text).
+ * for a win, the slower for a loss, then the move's text). Where a move's DTM is
+ * DAMERO_NOT_BUILT (damero_probe: tables built without DTM), the moves are ranked by
+ * their wdl, then by MTC (a win by the quicker conversion, a loss by the slower), then by
+ * text; where an MTC is DAMERO_NOT_BUILT too, by wdl, then text. A capture or man move
+ * is itself the conversion: its MTC is 1 ply in a win or loss whatever tables there are.
  *
  * moves:    room for `capacity` moves; DAMERO_MAX_MOVES is always enough.
  * count:    receives the number of legal moves (0 when the game is over).
@@ -413,8 +430,14 @@ int damero_game_end(const damero_tb *tb, const damero_position *pos, int *end,
 
 /* The best move of pos, as the first of damero_root_moves: the shortest win, a drawing
  * move in a draw, the longest loss. Playing it from both sides ends a won game in exactly
- * the DTM plies. Returns as damero_root_moves, or DAMERO_ERR_GAME_OVER when the game is
- * over (damero_game_end). Thread-safe. Use: at the root. */
+ * the DTM plies. Where the tables hold no DTM, the quickest conversion that keeps the win
+ * (the slowest in a loss), by MTC: playing it from both sides converts in exactly the
+ * MTC plies, and so, conversion after conversion, wins, though not in the fewest plies.
+ * Returns as damero_root_moves, DAMERO_ERR_GAME_OVER when the game is over
+ * (damero_game_end), or DAMERO_ERR_MISSING where the tables of pos's material hold
+ * neither DTM nor MTC (built WDL-only): a winning move alone may go round in circles,
+ * so there is no best one; the message says how to build what it needs. Thread-safe.
+ * Use: at the root. */
 int damero_best_move(damero_tb *tb, const damero_position *pos, damero_move *best);
 
 /* ---- A game, before it reaches the tables (for a game viewer or a PDN reader) ---- */
@@ -597,7 +620,8 @@ typedef struct damero_rules_value {
  * at 5.
  *
  * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer, a reading other than 0 or 1),
- * or an error of damero_probe. Thread-safe.
+ * or an error of damero_probe; DAMERO_ERR_MISSING also where the tables hold no DTM or no
+ * MTC (the rules' counts are weighed against both), which the message names. Thread-safe.
  *
  * Use: at the root and by tools; not during search, where a call may search itself (see
  * Cost). */

@@ -234,6 +234,15 @@ void probe_wdl_batch(damero_tb *tb, const damero_position *positions, size_t n,
 /* The DTM and MTC of p, as damero_probe reads them. Returns a damero status. */
 int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc);
 
+/* What of p's value the tables hold (damero_probe): its DTM and MTC as
+ * probe_plain_value reads them, both *has_dtm and *has_mtc true; or, where p's material
+ * has no DTM file, its WDL as dtm_of_wdl codes it (from the WDL file) with *has_dtm false,
+ * and its MTC where the MTC file is there (else *has_mtc false); both where the side to
+ * move has no move (the game is over, no table needed). Returns a damero status:
+ * DAMERO_ERR_MISSING where neither a DTM nor a WDL file is there. Thread-safe. */
+int probe_built_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc,
+                      bool *has_dtm, bool *has_mtc);
+
 /* The value under the rules of p's fresh state, from the rule table of p's material
  * under reading (0 or 1): *known is false when that table is not there (nor any value
  * of a position whose game is over); and its distance to zeroing from the distance table
@@ -266,6 +275,16 @@ static inline damero_value public_value(dtm_t dtm, mtc_t mtc)
         v.dtm = dtm_plies(dtm);
         v.mtc = mtc == MTC_NONE ? -1 : mtc_plies(mtc);
     }
+    return v;
+}
+
+/* public_value, with the metrics the tables do not hold marked DAMERO_NOT_BUILT. */
+static inline damero_value public_built_value(dtm_t dtm, mtc_t mtc, bool has_dtm,
+                                              bool has_mtc)
+{
+    damero_value v = public_value(dtm, mtc);
+    v.dtm = has_dtm ? v.dtm : DAMERO_NOT_BUILT;
+    v.mtc = has_mtc ? v.mtc : DAMERO_NOT_BUILT;
     return v;
 }
 

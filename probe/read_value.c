@@ -355,6 +355,64 @@ int probe_plain_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t
     return dtm_mtc_at(tb, p, dtm, mtc, &t, &q, &i);
 }
 
+/* Whether t has a file of `metric` (opened or not). */
+static bool has_file(const struct tb_table *t, enum table_metric metric)
+{
+    return atomic_load_explicit(&t->file[metric - 1].state, memory_order_relaxed) !=
+           FILE_ABSENT;
+}
+
+/* p's value where its material t lacks the DTM or the MTC file (probe_built_value): the
+ * DTM, else the WDL, and the MTC where it is there; both where the side to move has no
+ * move, the game over. l is p's lookup. */
+static int value_from_files_built(damero_tb *tb, struct tb_table *t,
+                                  const struct position *p, const struct lookup *l, dtm_t *dtm,
+                                  mtc_t *mtc, bool *has_dtm, bool *has_mtc)
+{
+    enum side side = l->oriented.side;
+    unsigned d = DTM_DRAW, c = MTC_NONE;
+    enum wdl w = WDL_DRAW;
+    int status = DAMERO_OK;
+    if (count_moves(tb->v, p, 0) == 0) { /* over: no table needed to say so */
+        *dtm = dtm_no_move(tb->v);
+        *mtc = mtc_of_plies(0);
+        return DAMERO_OK;
+    }
+    *has_dtm = has_file(t, METRIC_DTM);
+    *has_mtc = has_file(t, METRIC_MTC);
+    if (*has_dtm)
+        status = probe_use_file(tb, t, METRIC_DTM);
+    else
+        status = probe_wdl(tb, p, &w); /* opens the WDL file, and with it the index */
+    if (status == DAMERO_OK && *has_mtc)
+        status = probe_use_file(tb, t, METRIC_MTC);
+    uint64_t i = status == DAMERO_OK ? index_of(&t->ix, &l->oriented, NULL) : 0;
+    if (status == DAMERO_OK && *has_dtm)
+        status = read_value(tb, t, METRIC_DTM, side, i, &d);
+    if (status == DAMERO_OK && *has_mtc)
+        status = read_value(tb, t, METRIC_MTC, side, i, &c);
+    *dtm = *has_dtm ? (dtm_t)d : dtm_of_wdl(w);
+    *mtc = (mtc_t)c;
+    return status;
+}
+
+int probe_built_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t *mtc,
+                      bool *has_dtm, bool *has_mtc)
+{
+    struct lookup l;
+    enum game_end over;
+    *has_dtm = *has_mtc = true;
+    int status = probe_plain_value(tb, p, dtm, mtc);
+    if (status != DAMERO_ERR_MISSING) /* the usual case: both there, read at once */
+        return status;
+    if (probe_lookup(tb, p, &l, &over) != DAMERO_OK || over != GAME_GOES_ON)
+        return status;
+    struct tb_table *t = tb->by_code[material_code(&l.material)];
+    if (!t || (!has_file(t, METRIC_DTM) && !has_file(t, METRIC_WDL)))
+        return status; /* nothing to answer from: probe_plain_value's message stands */
+    return value_from_files_built(tb, t, p, &l, dtm, mtc, has_dtm, has_mtc);
+}
+
 int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
                       int *dtz, bool *known)
 {

@@ -11,7 +11,8 @@
 
 Positions are given and returned as FENs in the variant's notation. Values are for the
 side to move: wdl is WIN (1), DRAW (0) or LOSS (-1); dtm and mtc count plies, None in a
-draw. Under the move-limit rules (probe_rules, root_moves_rules, the counts_* calls),
+draw, NOT_BUILT where the tables were built without that metric (damero gen --metrics
+wdl: the wdl is still exact, and moves are ranked by wdl, then mtc). Under the move-limit rules (probe_rules, root_moves_rules, the counts_* calls),
 counts are lists with one entry per rule of the variant (in the order of rule(k)): the
 plies played since that rule's count started, or None when it has not started. A running
 count comes back as a Count, an int that also says (.strong: "white" or "black") the side
@@ -57,6 +58,9 @@ ERR_FORMAT, ERR_TRUNCATED, ERR_VERSION, ERR_CORRUPT, ERR_MEMORY, ERR_GAME_OVER =
 PLAYING, NO_MOVE, LONE_PIECES = 0, 1, 2
 MAX_RULES = 8
 COUNT_NOT_STARTED = -1
+# A Value's dtm or mtc where the tables were built without that metric (damero gen
+# --metrics wdl): the wdl is still exact. None stands for a draw's.
+NOT_BUILT = -2
 
 _MAX_MOVES = 512
 _FEN_SIZE = 256
@@ -324,8 +328,13 @@ def _check(status):
         raise DameroError(status, _lib.damero_error_message().decode(errors="replace"))
 
 
+def _distance(n):
+    """A C DTM or MTC as Python has it: None in a draw, NOT_BUILT kept."""
+    return n if n >= 0 or n == NOT_BUILT else None
+
+
 def _value(v):
-    return Value(v.wdl, None if v.dtm < 0 else v.dtm, None if v.mtc < 0 else v.mtc)
+    return Value(v.wdl, _distance(v.dtm), _distance(v.mtc))
 
 
 def _counted(n):
@@ -440,7 +449,8 @@ class Tables:
         _check(_lib.damero_reset_cache_stats(self._handle()))
 
     def probe(self, fen):
-        """The Value (wdl, dtm, mtc) of the position, from the DTM and MTC tables."""
+        """The Value (wdl, dtm, mtc) of the position, from the DTM and MTC tables; from
+        the WDL table where there is no DTM, dtm (and mtc where absent too) NOT_BUILT."""
         value = _Value()
         _check(_lib.damero_probe(self._handle(), ctypes.byref(self._position(fen)),
                                  ctypes.byref(value)))
@@ -455,7 +465,8 @@ class Tables:
         return [self._move(moves[k]) for k in range(count.value)]
 
     def best_move(self, fen):
-        """The best Move (the first of root_moves); DameroError ERR_GAME_OVER when none."""
+        """The best Move (the first of root_moves); DameroError ERR_GAME_OVER when none,
+        ERR_MISSING where the tables hold neither DTM nor MTC (nothing ranks the moves)."""
         move = _Move()
         _check(_lib.damero_best_move(self._handle(), ctypes.byref(self._position(fen)),
                                      ctypes.byref(move)))

@@ -53,6 +53,28 @@ class BindingTest(unittest.TestCase):
         draw = self.tb.probe("W:WKa1:BKh2")
         self.assertEqual(draw, damero.Value(damero.DRAW, None, None))
 
+    def test_probe_without_dtm(self):
+        # a WDL-only set (gen --metrics wdl), and the same tables with MTC but no DTM
+        wdl_only = os.path.join(self.root, "wdl-only")
+        subprocess.run([os.environ.get("DAMERO_COMMAND", "damero"), "gen", "--variant",
+                        "russian", "--pieces", "3", "--metrics", "wdl", "--dir", wdl_only],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wdl_mtc = os.path.join(self.root, "wdl-mtc")
+        shutil.copytree(self.tables, wdl_mtc)
+        for name in os.listdir(os.path.join(wdl_mtc, "russian")):
+            if name.endswith(".dtm"):
+                os.remove(os.path.join(wdl_mtc, "russian", name))
+        whole = self.tb.probe(FEN)
+        with damero.Tables("russian", wdl_only) as tb:
+            self.assertEqual(tb.probe(FEN),
+                             damero.Value(whole.wdl, damero.NOT_BUILT, damero.NOT_BUILT))
+            self.assertEqual(tb.probe("W:WKa1:BKh2").dtm, damero.NOT_BUILT)
+            self.assertFails(damero.ERR_MISSING, tb.best_move, "W:WKa1:BKh8",
+                             words="needs DTM or MTC")
+        with damero.Tables("russian", wdl_mtc) as tb:
+            self.assertEqual(tb.probe(FEN), damero.Value(whole.wdl, damero.NOT_BUILT, whole.mtc))
+            self.assertEqual(tb.best_move(FEN).value.mtc, 1)
+
     def test_probe_wdl_many(self):
         fens = [FEN, "W:WKa1:BKh8", "W:WKa1:BKh2", "B:WKc3:Bd8,f6"]
         self.assertEqual(self.tb.probe_wdl_many(fens), [self.tb.probe_wdl(f) for f in fens])

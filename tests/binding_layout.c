@@ -127,6 +127,7 @@ static void print_constants(void)
     CONSTANT(DAMERO_MAX_RULES);
     CONSTANT(DAMERO_COUNT_NOT_STARTED);
     CONSTANT(DAMERO_DTZ_UNKNOWN);
+    CONSTANT(DAMERO_NOT_BUILT);
 }
 
 int main(void)

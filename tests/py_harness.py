@@ -4,6 +4,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -85,3 +86,16 @@ def temp_tables(damero, tables=TABLES):
     tmp = tempfile.TemporaryDirectory(prefix="damero-test-")
     build_tables(damero, os.path.join(tmp.name, "tables"), tables)
     return tmp, os.path.join(tmp.name, "tables")
+
+
+def sets_without_dtm(damero, tables, root, variant="russian", pieces=3):
+    """Two sets of the variant's tables without DTM under root: root/wdl, built WDL-only
+    (damero gen --metrics wdl), and root/wdl_mtc, a copy of those in `tables` without
+    their .dtm files. Returns the two roots."""
+    wdl, wdl_mtc = os.path.join(root, "wdl"), os.path.join(root, "wdl_mtc")
+    subprocess.run([damero, "gen", "--variant", variant, "--pieces", str(pieces), "--metrics",
+                    "wdl", "--dir", wdl], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=300)
+    shutil.copytree(os.path.join(tables, variant), os.path.join(wdl_mtc, variant),
+                    ignore=shutil.ignore_patterns("*.dtm"))
+    return wdl, wdl_mtc

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-from py_harness import Checks, temp_tables
+from py_harness import Checks, sets_without_dtm, temp_tables
 
 TABLES = [("russian", 3), ("international", 3), ("english", 3)]
 
@@ -366,6 +366,34 @@ def as_found(c, damero, tables, folder):
             "White: 1. a7-d4??" in text, f"the ?? of a win thrown into a loss: {text}")
 
 
+def without_dtm(c, damero, tables, folder):
+    """Sets without DTM: each position and move valued as with the whole set, WDL (and MTC)
+    only, the metrics not built named, the thrown win still found; under the rules, what
+    they need said."""
+    path = write(folder, "thrown.pdn", THROWN)
+    _, whole, _ = annotate_json(c, damero, tables, path)
+    wdl, wdl_mtc = sets_without_dtm(damero, tables, os.path.join(folder, "sets"))
+    for root, not_built, words in ((wdl, ["dtm", "mtc"], "(no DTM or MTC table)"),
+                                   (wdl_mtc, ["dtm"], "(no DTM table; MTC ")):
+        code, games, err = annotate_json(c, damero, root, path)
+        c.check(code == 0 and len(games) == 1, f"{root}: exit {code} {err!r}")
+        for got, want in zip(games[0]["positions"] if games else [], whole[0]["positions"]):
+            mtc = want["mtc"] if "mtc" not in not_built else None
+            c.check((got["wdl"], got["dtm"], got["mtc"], got.get("not_built")) ==
+                    (want["wdl"], None, mtc, not_built if want["wdl"] else None),
+                    f"{root} {got['fen']}: {got}, the whole set {want}")
+            c.check((got["move_wdl"], got["kept_by"] is None) ==
+                    (want["move_wdl"], want["kept_by"] is None),
+                    f"{root} {got['fen']}: move {got}, the whole set {want}")
+        r = run(damero, "annotate", "--dir", root, path)
+        c.check(r.returncode == 0 and words in r.stdout and
+                "kept the win" in r.stdout.replace("\n", " "),
+                f"{root}: {r.stdout!r} {r.stderr!r}")
+        r = run(damero, "annotate", "--dir", root, "--rules", path)
+        c.check(r.returncode == 0 and "Under the rules: not known (they need DTM and MTC "
+                "tables)" in r.stdout.replace("\n", " "), f"{root} --rules: {r.stdout!r}")
+
+
 def main():
     damero = sys.argv[1]
     c = Checks()
@@ -379,6 +407,7 @@ def main():
             bad_games(c, damero, tables, folder)
             under_rules(c, damero, tables, folder)
             as_found(c, damero, tables, folder)
+            without_dtm(c, damero, tables, folder)
     finally:
         tmp.cleanup()
     return c.finish()

@@ -331,4 +331,57 @@ expect 2 "not both" -- probe --variant russian --dir "$t" --input "$batch" "W:WK
 expect 2 "not both" -- probe --variant russian --dir "$t" --input "$batch" --fen "W:WKa1:BKh8"
 expect 2 "--variant is required" -- probe --dir "$t" --input "$batch"
 
+
+# --- sets without DTM: a WDL-only build, and the whole build without its .dtm files -----
+# Each answers the whole set's WDL (and MTC), names the metric not built with the command
+# that builds it, ranks moves by WDL then MTC; a line plays by MTC, or says it needs it.
+w=$tmp/wdl wm=$tmp/wdl_mtc
+expect 0 "russian: 9 tables built" -- gen --variant russian --pieces 3 --metrics wdl --dir "$w"
+mkdir -p "$wm/russian" && cp "$t"/russian/*.wdl "$t"/russian/*.mtc "$wm/russian/"
+win=W:WKa1,Kc1:BKh8
+run probe --variant russian --dir "$t" "$win"
+whole=$out
+for set in "$w" "$wm"; do
+  expect 0 "$(grep '^value' <<< "$whole")" -- probe --variant russian --dir "$set" "$win"
+  check "$set: DTM not named" has_line "DTM       not built: 'damero gen --variant russian --dir $set KKvK' builds it"
+done
+run probe --variant russian --dir "$w" "$win"
+check "WDL only: MTC not named" has_line "MTC       not built: 'damero gen --variant russian --dir $w KKvK' builds it"
+check "WDL only: moves ranked by value alone unsaid" has_line "(no DTM or MTC table: the moves are ranked by value alone)"
+expect 0 "$(grep '^MTC' <<< "$whole")" -- probe --variant russian --dir "$wm" "$win"
+check "WDL+MTC: moves ranked by MTC unsaid" has_line "(no DTM table: the moves are ranked by value, then MTC)"
+# the same moves, each with the whole set's value and MTC; wins by the quickest MTC first
+moves() { awk '/^move /{m=1; next} m && NF >= 4 && $1 !~ /^\(/ {print $1, $2, $NF}' <<< "$1"; }
+check "WDL+MTC: moves valued otherwise" test "$(moves "$out" | sort)" = "$(moves "$whole" | sort)"
+check "WDL+MTC: wins not by MTC" awk '$2 == "win" { if ($3 < last) exit 1; last = $3 }' <<< "$(moves "$out")"
+# JSON and batches: null and not_built where the whole set has a DTM
+mtc=$(number "$("$damero" probe --variant russian --dir "$t" --json "$win")" mtc)
+expect 0 "\"wdl\": \"win\", \"dtm\": null, \"mtc\": $mtc, \"not_built\": [\"dtm\"], \"moves\"" -- \
+  probe --variant russian --dir "$wm" --json "$win"
+expect 0 "\"wdl\": \"win\", \"dtm\": null, \"mtc\": null, \"not_built\": [\"dtm\", \"mtc\"], \"moves\"" -- \
+  probe --variant russian --dir "$w" --json "$win"
+printf '%s\n' "$win" W:WKa1:BKh8 W:Wc3:Bf6 B:WKb2,Kc3:BKa1 >"$tmp/fens"
+want=$("$damero" probe --variant russian --dir "$t" --input "$tmp/fens")
+# a position without a move is over: DTM and MTC 0 without a table
+check "WDL+MTC batch" test "$("$damero" probe --variant russian --dir "$wm" --input "$tmp/fens")" = \
+  "$(awk '$3 != "0" { $3 = "not-built" } 1' <<< "$want")"
+check "WDL-only batch" test "$("$damero" probe --variant russian --dir "$w" --input "$tmp/fens")" = \
+  "$(awk '$3 != "0" { $3 = $4 = "not-built" } 1' <<< "$want")"
+expect 0 '"not_built": ["dtm"]}' -- probe --variant russian --dir "$wm" --json --input "$tmp/fens"
+# line: by MTC, to the whole set's result; WDL alone cannot play one
+run line --variant russian --dir "$t" "$win"
+end=$(tail -1 <<< "$out" | sed 's/ after .*//')
+expect 0 "No DTM table: both sides played by MTC" -- line --variant russian --dir "$wm" "$win"
+check "WDL+MTC: the line ends otherwise" grep -qF "$end" <<< "$out"
+check "WDL+MTC: the start's value" has_line "russian, White to move: win (no DTM table; MTC $mtc plies)"
+expect 0 '"end": "no move", "played_by": "mtc"}' -- line --variant russian --dir "$wm" --json "$win"
+expect 0 "{damero: the line ends: no move; played by MTC (no DTM table)}" -- \
+  line --variant russian --dir "$wm" --pdn "$win"
+expect 1 "a line needs DTM or MTC tables, and these hold only WDL (as 'damero gen --metrics wdl' builds them): build them whole with 'damero gen --variant russian --dir $w KKvK'" -- \
+  line --variant russian --dir "$w" "$win"
+expect 1 '{"fen": "W:WKa1,Kc1:BKh8", "error": "a line needs DTM or MTC' -- \
+  line --variant russian --dir "$w" --json "$win"
+# the rules weigh counts against DTM: their absence named
+expect 1 "no .dtm table for KKvK in $wm/russian" -- probe --variant russian --dir "$wm" --rules "$win"
+
 summary

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import urllib.parse
 
-from py_harness import Checks, get, get_json, server, temp_tables
+from py_harness import Checks, get, get_json, server, sets_without_dtm, temp_tables
 
 POSITIONS = [  # (variant, FEN): wins, draws, losses, captures, a game over
     ("russian", "W:WKa1,Kc1:BKh8"),
@@ -225,6 +225,41 @@ def command_line(c, damero, tables):
             c.check(status == 200, "no answer over IPv6")
 
 
+def without_dtm(c, damero, tables, root):
+    """Sets without DTM: the probe answers the whole set's WDL (and MTC), naming what is
+    not built, as the command line does; the line plays by MTC, or says it needs it; the
+    rules say they need DTM. Never a 500."""
+    wdl, wdl_mtc = sets_without_dtm(damero, tables, root)
+    russian = [fen for variant, fen in POSITIONS if variant == "russian"]
+    for root, not_built in ((wdl, ["dtm", "mtc"]), (wdl_mtc, ["dtm"])):
+        lines = {"refused": 0, "by MTC": 0}
+        with server(damero, root) as base:
+            for fen in russian:
+                whole = cli_json(damero, tables, "probe", "russian", fen)
+                status, got = get_json(api_url(base, "russian", fen))
+                want = cli_json(damero, root, "probe", "russian", fen)
+                over = not whole["moves"]
+                c.check(status == 200 and got == want and got["wdl"] == whole["wdl"] and
+                        got.get("not_built") == (None if over else not_built) and
+                        got["mtc"] == (whole["mtc"] if over or "mtc" not in not_built
+                                       else None),
+                        f"{root} {fen}: {status} {got}, the whole set {whole}")
+                status, got = get_json(api_url(base, "russian", fen, line=True))
+                if status == 404:
+                    lines["refused"] += 1
+                    c.check("needs DTM or MTC" in got["error"], f"{root} {fen} line: {got}")
+                else:
+                    lines["by MTC"] += got.get("played_by") == "mtc"
+                    c.check(status == 200 and got["result"] == whole["wdl"],
+                            f"{root} {fen} line: {status} {got}")
+                status, got = get_json(f"{base}api/russian/rules?fen={urllib.parse.quote(fen)}")
+                c.check(status == 404 and ".dtm" in got["error"] or
+                        status == 200 and not got["moves"],  # over: no table read
+                        f"{root} {fen} rules: {status} {got}")
+        want = {"refused": 2, "by MTC": 0} if "mtc" in not_built else {"refused": 0, "by MTC": 2}
+        c.check(lines == want, f"{root}: lines {lines}, want {want}")
+
+
 def main():
     damero = sys.argv[1]
     c = Checks()
@@ -241,6 +276,7 @@ def main():
             page(c, base)
             concurrent_requests(c, base)
         command_line(c, damero, tables)
+        without_dtm(c, damero, tables, tmp.name)
     finally:
         tmp.cleanup()
     return c.finish()

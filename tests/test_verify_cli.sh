@@ -367,6 +367,16 @@ check "russian --pieces 3: no summary row of 3 kings v 1 needing more pieces" \
   grep -qE '^  russian +3 kings v 1 +15 moves of the strong side +- +- +needs more pieces$' <<< "$out"
 expect 0 "No move-limit rule is recorded for italian." -- verify --variant italian --dir "$t"
 
+# --- sets without DTM: what the checks need is built again whole, and said so -----------
+expect 0 "russian: 9 tables built" -- gen --variant russian --pieces 3 --metrics wdl --dir "$tmp/wdl"
+timeout 120 "$damero" verify --variant russian --pieces 3 --dir "$t" > "$tmp/whole.txt" 2>&1
+timeout 120 "$damero" verify --variant russian --pieces 3 --dir "$tmp/wdl" > "$tmp/wdl.txt" 2> "$tmp/stderr"
+check "verify of a WDL-only set: another report than the whole set's" cmp -s "$tmp/whole.txt" "$tmp/wdl.txt"
+check "verify of a WDL-only set: the rebuild unsaid: $(cat "$tmp/stderr")" grep -q \
+  "^damero verify: [0-9]* tables of $tmp/wdl/russian (.*KvK.*) hold WDL without DTM or MTC, which the checks need: building them again, whole$" "$tmp/stderr"
+timeout 120 "$damero" verify --variant russian --pieces 3 --dir "$tmp/wdl" > /dev/null 2> "$tmp/stderr"
+check "verify of a WDL-only set built again: $(cat "$tmp/stderr")" test ! -s "$tmp/stderr"
+
 # --- progress on stderr: through the checks too, and only when it is a terminal --------
 timeout 120 "$damero" verify --variant russian --pieces 3 --dir "$t" > /dev/null 2> "$tmp/stderr"
 check "verify drew progress on a stderr that is not a terminal" test ! -s "$tmp/stderr"

@@ -106,7 +106,9 @@ function drawBoard() {
 
 // ---- the value and the moves ----
 
-function plies(n) {
+// A move's or position's DTM or MTC: "-" in a draw, "not built" where the tables lack it.
+function plies(n, metric, notBuilt) {
+  if ((notBuilt || []).includes(metric)) return "not built";
   return n === null ? "-" : String(n);
 }
 
@@ -121,6 +123,11 @@ function valueSentence(data) {
     return `${side} to move ${verb}: the game is over.`;
   if (data.wdl === "draw")
     return `${side} to move draws.`;
+  const notBuilt = data.not_built || [];
+  if (notBuilt.includes("mtc"))
+    return `${side} to move ${verb} (no DTM or MTC table).`;
+  if (notBuilt.includes("dtm"))
+    return `${side} to move ${verb} (no DTM table; MTC ${inPlies(data.mtc)}).`;
   const moves = Math.floor((data.dtm + 1) / 2);
   return `${side} to move ${verb} in ${inPlies(data.dtm)} (${moves} move${moves === 1 ? "" : "s"});` +
     ` MTC ${inPlies(data.mtc)}.`;
@@ -134,7 +141,8 @@ function showMoves(moves) {
     row.dataset.after = move.after;
     row.tabIndex = 0;
     row.className = move.wdl || "unknown";
-    for (const text of [move.move, move.wdl || "?", plies(move.dtm), plies(move.mtc)])
+    for (const text of [move.move, move.wdl || "?", plies(move.dtm, "dtm", move.not_built),
+                        plies(move.mtc, "mtc", move.not_built)])
       row.insertCell().textContent = text;
     row.addEventListener("click", () => go(state.variant, move.after, true));
     row.addEventListener("keydown", (event) => {
@@ -238,7 +246,8 @@ async function showLine() {
     const list = $("line");
     list.textContent = "";
     for (const move of data.moves) list.appendChild(document.createElement("li")).textContent = move;
-    $("line-end").textContent = `${data.plies} plies; the line ends: ${data.end}.`;
+    $("line-end").textContent = `${data.plies} plies; the line ends: ${data.end}` +
+      (data.played_by === "mtc" ? "; played by MTC (no DTM table)." : ".");
   } catch (error) {
     $("line-end").textContent = error.message;
   }
