@@ -53,7 +53,7 @@ extern "C" {
  * header; MINOR when functions are added; PATCH for fixes. damero_version() says which
  * library a program actually runs with. */
 #define DAMERO_VERSION_MAJOR 0
-#define DAMERO_VERSION_MINOR 1
+#define DAMERO_VERSION_MINOR 2
 #define DAMERO_VERSION_PATCH 0
 #define DAMERO_STRINGIFY_(x) #x
 #define DAMERO_STRINGIFY(x) DAMERO_STRINGIFY_(x)

@@ -48,7 +48,7 @@ from collections import namedtuple
 
 # Read by pyproject.toml without importing the module; binding_layout holds it to
 # damero.h's DAMERO_VERSION.
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 WIN, DRAW, LOSS = 1, 0, -1
 NOT_CACHED = 1  # probe_wdl_cached's "not in the cache": no failure

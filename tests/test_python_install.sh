@@ -37,8 +37,10 @@ venv=$tmp/venv
 # The system's site-packages give the environment setuptools and wheel without a network.
 check_quiet "python3 -m venv" "$python" -m venv --system-site-packages "$venv" &&
 check_quiet "cmake --install $build --prefix $venv" "$cmake" --install "$build" --prefix "$venv" &&
+# from a copy: setuptools writes build/ and *.egg-info beside the sources it installs
+cp -r "$src/python" "$tmp/python-src"
 check_quiet "pip install $src/python" "$venv/bin/python" -m pip install --quiet \
-  --no-build-isolation --no-index "$src/python" &&
+  --no-build-isolation --no-index "$tmp/python-src" &&
 check_quiet "damero gen (2 pieces)" "$venv/bin/damero" gen --variant russian --pieces 2 \
   --dir "$tmp/tables" || { summary; exit 1; }
 
