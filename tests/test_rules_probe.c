@@ -445,6 +445,49 @@ static void expect_rules_value(const char *root, const char *variant, const char
     damero_close(tb);
 }
 
+/* A stop function that counts its questions and says stop from the stop_at-th on (0:
+ * never). */
+struct stopper {
+    int asked, stop_at;
+};
+
+static int stop_when_told(void *context)
+{
+    struct stopper *s = context;
+    s->asked++;
+    return s->stop_at > 0 && s->asked >= s->stop_at;
+}
+
+/* damero_set_stop: a search asks the thread's stop function as it goes and gives up at
+ * once when told (DAMERO_ERR_STOPPED); when not told, or without one, the answer is the
+ * same; a call that a rule table answers never asks. */
+static void expect_stop_heard(const char *root, const char *fen)
+{
+    damero_tb *tb;
+    damero_position pos;
+    damero_rules_value alone, asked, again;
+    struct stopper never = { 0, 0 }, second = { 0, 2 };
+    assert_int_equal(damero_open("russian", root, 1 << 20, &tb), DAMERO_OK);
+    assert_int_equal(damero_parse_fen(tb, fen, &pos), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &alone), DAMERO_OK);
+    damero_set_stop(stop_when_told, &never);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &asked), DAMERO_OK);
+    assert_memory_equal(&alone, &asked, sizeof alone);
+    if (getenv("DAMERO_TEST_RULE_TABLES")) {
+        assert_int_equal(never.asked, 0);
+    } else {
+        assert_true(never.asked > 2);
+        damero_set_stop(stop_when_told, &second);
+        assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &asked), DAMERO_ERR_STOPPED);
+        assert_int_equal(second.asked, 2);
+        assert_non_null(strstr(damero_error_message(), "damero_set_stop"));
+    }
+    damero_set_stop(NULL, NULL);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &again), DAMERO_OK);
+    assert_memory_equal(&alone, &again, sizeof alone);
+    damero_close(tb);
+}
+
 static void test_russian_kkkvk(void **state)
 {
     static const struct check checks[] = {
@@ -458,6 +501,7 @@ static void test_russian_kkkvk(void **state)
     for (int reading = 0; reading < 2; reading++)
         expect_rules_value(root_of(state), "russian", "B:WKa1,Kb2,Kc3:BKe5", reading, DAMERO_LOSS,
                      26, DAMERO_DRAW, -1);
+    expect_stop_heard(root_of(state), "W:WKa1,Kb2,Kc3:BKe5");
 }
 
 /* A forzosa count run `played` plies at spanish B:WK5,K14,K16:BK6 under the 13-move
