@@ -56,7 +56,7 @@ static const char help[] =
     "Under load: the searches under the rules run as many at once as there are cores, and\n"
     "at most four times as many wait; more are refused (503) at once. A search stops when\n"
     "its budget is spent or its client has gone. A client has 5 seconds to send a request\n"
-    "line and headers (32 kB at most, 16 query arguments), and one address at most 16\n"
+    "line and headers (32 kB at most, 16 query arguments), and one address at most 32\n"
     "connections at once (256 in all). Other requests never wait for a search.\n"
     "\n"
     "It runs until interrupted (Ctrl-C, SIGTERM). SIGHUP makes it open again the table\n"
@@ -76,7 +76,8 @@ static const char help[] =
 #define DEFAULT_PORT 8080
 #define DEFAULT_BUDGET_MS 10000
 #define MAX_CONNECTIONS 256      /* at once, a thread each; more wait in the listen queue */
-#define PER_ADDRESS 16           /* connections at once from one address */
+#define PER_ADDRESS 32           /* connections at once from one address (closing ones count
+                                    until their thread ends) */
 #define HEAD_MS 5000             /* a request line and headers take at most this */
 #define TIMEOUT_SECONDS 10       /* an idle connection is closed after this */
 #define REQUEST_MEMORY (32 << 10) /* the request line, headers and answer head */
