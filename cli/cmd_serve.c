@@ -84,6 +84,7 @@ static const char help[] =
 #define MAX_ARGUMENTS 16         /* query arguments read (a request uses two) */
 #define QUEUE_PER_WORKER 4       /* searches that may wait, per search running */
 #define RETRY_AFTER "2"          /* seconds, in every 503 */
+#define NOTES_PER_SECOND 10      /* libmicrohttpd's notes printed, at most */
 #define THREAD_STACK (4 << 20)    /* probing a capture takes 32 KB of stack per piece */
 #define LINE_MAX_PLIES 1000       /* as `damero line` */
 #define MAX_VARIANTS 32
@@ -594,6 +595,40 @@ static int open_tables(const struct serve_args *a, struct server *s)
     return EXIT_OK;
 }
 
+/* libmicrohttpd's notes (a connection refused at a limit or cut, a request too large),
+ * at most NOTES_PER_SECOND lines a second on stderr: a client opening connections as fast
+ * as it can would otherwise write a line for each, filling the server's log. The next
+ * line printed says how many were left out. */
+struct note_limit {
+    pthread_mutex_t lock;
+    time_t second;
+    int printed;             /* in that second */
+    unsigned long left_out;
+};
+
+static struct note_limit notes = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void print_note(void *cls, const char *format, va_list ap)
+{
+    struct note_limit *n = cls;
+    time_t now = time(NULL);
+
+    pthread_mutex_lock(&n->lock);
+    if (now != n->second)
+        n->second = now, n->printed = 0;
+    if (n->printed < NOTES_PER_SECOND) {
+        if (n->left_out > 0)
+            fprintf(stderr, "damero serve: %lu more notes of libmicrohttpd not shown\n",
+                    n->left_out);
+        vfprintf(stderr, format, ap);
+        n->printed++;
+        n->left_out = 0;
+    } else {
+        n->left_out++;
+    }
+    pthread_mutex_unlock(&n->lock);
+}
+
 /* Waits for SIGINT or SIGTERM (blocked in every thread: see cmd_serve); on SIGHUP, the
  * table files that failed are forgotten, to be opened again when next needed. */
 static void serve_until_stopped(const struct server *s, const sigset_t *signals)
@@ -622,7 +657,8 @@ static int run(const struct serve_args *a, struct server *s, const struct addrin
     struct MHD_Daemon *daemon;
 
     daemon = MHD_start_daemon(
-        flags, (uint16_t)a->port, NULL, NULL, answer, s, MHD_OPTION_SOCK_ADDR, where->ai_addr,
+        flags, (uint16_t)a->port, NULL, NULL, answer, s,
+        MHD_OPTION_EXTERNAL_LOGGER, print_note, &notes, MHD_OPTION_SOCK_ADDR, where->ai_addr,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_ADDRESS,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)TIMEOUT_SECONDS,
