@@ -2,6 +2,7 @@
  * what `damero probe --json` and `damero line --json` print. HTTP is libmicrohttpd's. */
 #include <microhttpd.h>
 #include <netdb.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/api_json.h"
@@ -17,10 +19,12 @@
 #include "cli/line_play.h"
 #include "cli/options.h"
 #include "cli/probing.h"
+#include "cli/serve_gate.h"
+#include "cli/serve_watch.h"
 #include "cli/web_files.h"
 
 static const char help[] =
-    "usage: damero serve [--dir DIR] [--port N] [--bind ADDR] [--cache MB]\n"
+    "usage: damero serve [--dir DIR] [--port N] [--bind ADDR] [--cache MB] [--budget MS]\n"
     "\n"
     "Serves the tables of every variant that has some in DIR: a web page to explore them\n"
     "(a board, the value of the position, every move with its value, the best line,\n"
@@ -40,12 +44,24 @@ static const char help[] =
     "  GET /api/VARIANT/rules?fen=FEN[&reading=2]\n"
     "                                what 'damero probe --json --rules' prints: the value\n"
     "                                under the move-limit rules, every count starting at\n"
-    "                                the position (503 when the search needs more room)\n"
+    "                                the position (503 when the search needs more room\n"
+    "                                or time)\n"
     "\n"
     "Errors are JSON too, {\"error\": sentence, \"status\": code}: 400 for a bad FEN or\n"
-    "request, 404 for an unknown variant or path and a missing table. Only GET (and HEAD)\n"
-    "is answered; the page is compiled into the program, so nothing else on the disk can\n"
-    "be read. It runs until interrupted (Ctrl-C).\n"
+    "request, 404 for an unknown variant or path and a missing table, 503 (with\n"
+    "Retry-After) when the server is busy or a search spends its budget. Only GET (and\n"
+    "HEAD) is answered; the page is compiled into the program, so nothing else on the disk\n"
+    "can be read.\n"
+    "\n"
+    "Under load: the searches under the rules run as many at once as there are cores, and\n"
+    "at most four times as many wait; more are refused (503) at once. A search stops when\n"
+    "its budget is spent or its client has gone. A client has 5 seconds to send a request\n"
+    "line and headers (32 kB at most, 16 query arguments), and one address at most 32\n"
+    "connections at once (256 in all). Other requests never wait for a search.\n"
+    "\n"
+    "It runs until interrupted (Ctrl-C, SIGTERM). SIGHUP makes it open again the table\n"
+    "files that failed (damaged, truncated) once they are rebuilt; a failed file that\n"
+    "changes is opened again anyway.\n"
     "\n"
     "  --dir DIR     the table root, as given to 'damero gen --dir'\n"
     "                (default: " DEFAULT_DIR_HELP ")\n"
@@ -53,12 +69,22 @@ static const char help[] =
     "  --bind ADDR   the address to listen on (default: 127.0.0.1, this machine only; an\n"
     "                IPv6 address such as ::1 works too). Another address opens the tables\n"
     "                to the network: the server has no access control.\n"
-    "  --cache MB    each variant's table block cache (default: 64)\n";
+    "  --cache MB    each variant's table block cache (default: 64)\n"
+    "  --budget MS   the most time, in milliseconds, a search under the rules may take,\n"
+    "                its wait for a place included (default: 10000)\n";
 
 #define DEFAULT_PORT 8080
-#define MAX_CONNECTIONS 64       /* at once; more wait in the listen queue */
+#define DEFAULT_BUDGET_MS 10000
+#define MAX_CONNECTIONS 256      /* at once, a thread each; more wait in the listen queue */
+#define PER_ADDRESS 32           /* connections at once from one address (closing ones count
+                                    until their thread ends) */
+#define HEAD_MS 5000             /* a request line and headers take at most this */
 #define TIMEOUT_SECONDS 10       /* an idle connection is closed after this */
-#define REQUEST_MEMORY (32 << 10) /* the request line and headers, at most */
+#define REQUEST_MEMORY (32 << 10) /* the request line, headers and answer head */
+#define MAX_ARGUMENTS 16         /* query arguments read (a request uses two) */
+#define QUEUE_PER_WORKER 4       /* searches that may wait, per search running */
+#define RETRY_AFTER "2"          /* seconds, in every 503 */
+#define NOTES_PER_SECOND 10      /* libmicrohttpd's notes printed, at most */
 #define THREAD_STACK (4 << 20)    /* probing a capture takes 32 KB of stack per piece */
 #define LINE_MAX_PLIES 1000       /* as `damero line` */
 #define MAX_VARIANTS 32
@@ -67,13 +93,18 @@ struct serve_args {
     struct table_args t; /* dir and cache_bytes */
     const char *bind;
     int port;
+    int budget_ms;
 };
 
-/* What the request handler reads, from every thread at once; set before serving. */
+/* What the request handlers share, from every thread at once; set before serving but
+ * for the gate and the watch, which lock. */
 struct server {
     damero_tb *tables[MAX_VARIANTS]; /* the variants with tables */
     int count;
     char *variants_json;             /* the answer to /api/variants */
+    long budget_ms;                  /* of a search under the rules */
+    struct gate gate;                /* the searches under the rules */
+    struct watch watch;              /* the connections' request heads */
 };
 
 static int parse_args(int argc, char **argv, struct serve_args *a)
@@ -83,6 +114,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
         { "port", OPTION_NUMBER, .to.number = &a->port, .min = 0, .max = 65535 },
         { "bind", OPTION_TEXT, .to.text = &a->bind },
         CACHE_OPTION(&a->t),
+        { "budget", OPTION_NUMBER, .to.number = &a->budget_ms, .min = 10, .max = 3600000 },
         { .name = NULL },
     };
     struct operands operands;
@@ -107,6 +139,8 @@ static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned status, con
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Content-Security-Policy", "default-src 'self'");
+    if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER);
     queued = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return queued;
@@ -152,6 +186,7 @@ static unsigned status_of(int error)
     case DAMERO_ERR_POSITION: return MHD_HTTP_BAD_REQUEST;
     case DAMERO_ERR_MISSING: return MHD_HTTP_NOT_FOUND;
     case DAMERO_ERR_MEMORY: return MHD_HTTP_SERVICE_UNAVAILABLE;
+    case DAMERO_ERR_STOPPED: return MHD_HTTP_SERVICE_UNAVAILABLE;
     default: return MHD_HTTP_INTERNAL_SERVER_ERROR;
     }
 }
@@ -261,6 +296,21 @@ static unsigned requested_reading(struct MHD_Connection *c, int *reading, char *
     return MHD_HTTP_BAD_REQUEST;
 }
 
+/* The sentence of a failed answer: a search under the rules says why it ran out of room,
+ * and one stopped by its budget (see answer_search) says so; the JSON builders do not. */
+static const char *failure_sentence(const struct server *s, int status, enum answer_kind kind,
+                                    char *sentence, size_t size)
+{
+    if (status == DAMERO_ERR_STOPPED) {
+        snprintf(sentence, size, "the search under the rules needs more than its budget of "
+                 "%ld ms (or its client left): try again later, or ask for a position "
+                 "closer to the end", s->budget_ms);
+        return sentence;
+    }
+    return status == DAMERO_ERR_MEMORY && kind != ANSWER_RULES ? "out of memory"
+                                                               : damero_error_message();
+}
+
 /* GET /api/VARIANT?fen=..., /api/VARIANT/line?fen=..., /api/VARIANT/moves?fen=...,
  * /api/VARIANT/rules?fen=...[&reading=2] and /api/VARIANT/start (path: what follows
  * /api/). */
@@ -291,11 +341,9 @@ static enum MHD_Result answer_position(struct MHD_Connection *c, const struct se
     if ((http = requested_position(c, tb, path, kind, &pos, message, sizeof message)) != 0 ||
         (http = requested_reading(c, &reading, message, sizeof message)) != 0)
         return send_error(c, http, "%s", message);
-    /* a search under the rules says why it ran out of room; the JSON builders do not */
     if ((status = answer_json(tb, &pos, kind, reading, &json)) != DAMERO_OK)
         return send_error(c, status_of(status), "%s",
-                          status == DAMERO_ERR_MEMORY && kind != ANSWER_RULES
-                              ? "out of memory" : damero_error_message());
+                          failure_sentence(s, status, kind, message, sizeof message));
     return send_json(c, MHD_HTTP_OK, json);
 }
 
@@ -310,20 +358,179 @@ static enum MHD_Result answer_file(struct MHD_Connection *c, const char *url)
     return send_error(c, MHD_HTTP_NOT_FOUND, "no such page: %s", url);
 }
 
-/* libmicrohttpd's handler: called from its threads, several at once. A GET has no body,
- * so the answer goes out at the first call. */
+/* ---- under load ---- */
+
+/* What a search under the rules may spend: time, while its client waits. */
+struct budget {
+    struct timespec deadline; /* CLOCK_MONOTONIC */
+    int fd;                   /* the client's socket */
+};
+
+/* Whether the client on fd has closed the connection: readable with nothing to read (a
+ * client that sends more, as a pipelining one does, is still there). */
+static bool client_gone(int fd)
+{
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    char byte;
+    if (fd < 0 || poll(&p, 1, 0) != 1)
+        return false;
+    return (p.revents & (POLLERR | POLLHUP)) || recv(fd, &byte, 1, MSG_PEEK) <= 0;
+}
+
+/* The stop function of a search (damero_set_stop), and the gate's give_up. */
+static int budget_spent(void *context)
+{
+    const struct budget *b = context;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > b->deadline.tv_sec ||
+           (now.tv_sec == b->deadline.tv_sec && now.tv_nsec >= b->deadline.tv_nsec) ||
+           client_gone(b->fd);
+}
+
+static struct budget budget_from_now(struct MHD_Connection *c, long ms)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    struct budget b = { .fd = info ? info->connect_fd : -1 };
+    clock_gettime(CLOCK_MONOTONIC, &b.deadline);
+    b.deadline.tv_sec += ms / 1000;
+    b.deadline.tv_nsec += ms % 1000 * 1000000L;
+    b.deadline.tv_sec += b.deadline.tv_nsec / 1000000000L;
+    b.deadline.tv_nsec %= 1000000000L;
+    return b;
+}
+
+/* /api/VARIANT/rules: answer_position once the gate lets it in, the search stopped when
+ * its budget is spent or its client has gone. */
+static enum MHD_Result answer_search(struct MHD_Connection *c, struct server *s,
+                                     const char *url)
+{
+    struct budget b = budget_from_now(c, s->budget_ms);
+    enum MHD_Result result;
+
+    switch (gate_enter(&s->gate, budget_spent, &b)) {
+    case GATE_FULL:
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is busy: %d searches "
+                          "under the rules run and %d wait; try again in a moment",
+                          s->gate.workers, s->gate.queue);
+    case GATE_GAVE_UP:
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the search waited its whole "
+                          "budget (%ld ms) for a place: the server is busy; try again in a "
+                          "moment", s->budget_ms);
+    case GATE_IN:
+        break;
+    }
+    damero_set_stop(budget_spent, &b);
+    result = answer_position(c, s, url + 5);
+    damero_set_stop(NULL, NULL);
+    gate_leave(&s->gate);
+    return result;
+}
+
+static bool is_search(const char *url)
+{
+    const char *kind = strncmp(url, "/api/", 5) == 0 ? strchr(url + 5, '/') : NULL;
+    return kind && strcmp(kind, kind_paths[ANSWER_RULES]) == 0;
+}
+
+static struct watched *watched_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+/* libmicrohttpd's connection notices: each connection watched while it is open (it is
+ * closed after the notice that it closes, so the watch never touches a closed socket). */
+static void connection_notice(void *cls, struct MHD_Connection *c, void **socket_context,
+                              enum MHD_ConnectionNotificationCode code)
+{
+    struct server *s = cls;
+    const union MHD_ConnectionInfo *info;
+
+    if (code == MHD_CONNECTION_NOTIFY_STARTED &&
+        (info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD)))
+        *socket_context = watch_add(&s->watch, info->connect_fd);
+    else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
+        watch_remove(&s->watch, *socket_context);
+}
+
+/* An answer has gone out (or the request failed): the next request head's time starts. */
+static void request_done(void *cls, struct MHD_Connection *c, void **state,
+                         enum MHD_RequestTerminationCode code)
+{
+    struct server *s = cls;
+    (void)state, (void)code;
+    watch_request_done(&s->watch, watched_of(c));
+}
+
+/* What request_line_read returns for a request it has answered: the handler then only
+ * ends the connection. */
+static char refused;
+
+/* Answers 400 to a request with too many query arguments, on its socket, and ends the
+ * connection: see request_line_read. */
+static void refuse_arguments(struct MHD_Connection *c, int arguments)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    char body[256], answer[512];
+    int length = snprintf(body, sizeof body, "{\"error\": \"%d query arguments: at most %d "
+                          "are read (the API takes fen and reading)\", \"status\": 400}",
+                          arguments, MAX_ARGUMENTS);
+    int size = snprintf(answer, sizeof answer, "HTTP/1.1 400 Bad Request\r\nConnection: "
+                        "close\r\nContent-Type: application/json\r\nContent-Length: "
+                        "%d\r\n\r\n%s", length, body);
+
+    if (!info)
+        return;
+    for (int sent = 0, n = 0; sent < size; sent += n)
+        if ((n = (int)send(info->connect_fd, answer + sent, (size_t)(size - sent),
+                           MSG_NOSIGNAL)) <= 0)
+            break;
+    shutdown(info->connect_fd, SHUT_WR);
+}
+
+/* libmicrohttpd's first look at a request, its line read, before it parses the query.
+ * Each query argument takes about 50 bytes of the request's memory as it is parsed, so a
+ * request line of a few kB with hundreds of arguments runs out of it, and
+ * libmicrohttpd closes the connection without an answer; such a request is answered
+ * 400 here instead, at once. It runs in the connection's own thread, which has written
+ * nothing yet. */
+static void *request_line_read(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    const char *query = strchr(uri, '?');
+    int arguments = query ? 1 : 0;
+    (void)cls;
+
+    for (const char *q = query; q && *q; q++)
+        arguments += *q == '&';
+    if (arguments <= MAX_ARGUMENTS)
+        return NULL;
+    refuse_arguments(c, arguments);
+    return &refused;
+}
+
+/* libmicrohttpd's handler: called from its threads (one per connection), several at
+ * once. A GET has no body, so the answer goes out at the first call. */
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version,
                               const char *upload_data, size_t *upload_data_size, void **state)
 {
-    const struct server *s = cls;
-    (void)version, (void)upload_data, (void)upload_data_size, (void)state;
+    struct server *s = cls;
+    (void)version, (void)upload_data, (void)upload_data_size;
 
+    watch_request_started(&s->watch, watched_of(c));
+    if (*state == &refused)
+        return MHD_NO; /* answered already: the connection ends */
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET is served, not %s", method);
     if (strcmp(url, "/api/variants") == 0)
         return send_bytes(c, MHD_HTTP_OK, "application/json", s->variants_json,
                           strlen(s->variants_json), MHD_RESPMEM_PERSISTENT);
+    if (is_search(url))
+        return answer_search(c, s, url);
     if (strncmp(url, "/api/", 5) == 0)
         return answer_position(c, s, url + 5);
     return answer_file(c, url);
@@ -388,25 +595,78 @@ static int open_tables(const struct serve_args *a, struct server *s)
     return EXIT_OK;
 }
 
-/* Listens on a->bind, port a->port, until SIGINT or SIGTERM (blocked in every thread:
- * see cmd_serve) come to sigwait. */
-static int run(const struct serve_args *a, struct server *s, const struct addrinfo *where,
-               const sigset_t *stop)
+/* libmicrohttpd's notes (a connection refused at a limit or cut, a request too large),
+ * at most NOTES_PER_SECOND lines a second on stderr: a client opening connections as fast
+ * as it can would otherwise write a line for each, filling the server's log. The next
+ * line printed says how many were left out. */
+struct note_limit {
+    pthread_mutex_t lock;
+    time_t second;
+    int printed;             /* in that second */
+    unsigned long left_out;
+};
+
+static struct note_limit notes = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void print_note(void *cls, const char *format, va_list ap)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned threads = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+    struct note_limit *n = cls;
+    time_t now = time(NULL);
+
+    pthread_mutex_lock(&n->lock);
+    if (now != n->second)
+        n->second = now, n->printed = 0;
+    if (n->printed < NOTES_PER_SECOND) {
+        if (n->left_out > 0)
+            fprintf(stderr, "damero serve: %lu more notes of libmicrohttpd not shown\n",
+                    n->left_out);
+        vfprintf(stderr, format, ap);
+        n->printed++;
+        n->left_out = 0;
+    } else {
+        n->left_out++;
+    }
+    pthread_mutex_unlock(&n->lock);
+}
+
+/* Waits for SIGINT or SIGTERM (blocked in every thread: see cmd_serve); on SIGHUP, the
+ * table files that failed are forgotten, to be opened again when next needed. */
+static void serve_until_stopped(const struct server *s, const sigset_t *signals)
+{
+    int signal;
+
+    while (sigwait(signals, &signal) == 0 && signal == SIGHUP) {
+        int forgotten = 0;
+        for (int i = 0; i < s->count; i++)
+            forgotten += damero_forget_failures(s->tables[i]);
+        printf("damero serve: SIGHUP: %d failed table file%s to be opened again\n", forgotten,
+               forgotten == 1 ? "" : "s");
+        fflush(stdout);
+    }
+}
+
+/* Listens on a->bind, port a->port, a thread per connection (a request never waits for
+ * another's work but at the gate of the searches), until stopped. */
+static int run(const struct serve_args *a, struct server *s, const struct addrinfo *where,
+               const sigset_t *signals)
+{
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+                     MHD_USE_POLL | MHD_USE_ERROR_LOG |
                      (where->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0);
     const union MHD_DaemonInfo *info;
     struct MHD_Daemon *daemon;
-    int signal;
 
     daemon = MHD_start_daemon(
-        flags, (uint16_t)a->port, NULL, NULL, answer, s, MHD_OPTION_SOCK_ADDR, where->ai_addr,
-        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS,
+        flags, (uint16_t)a->port, NULL, NULL, answer, s,
+        MHD_OPTION_EXTERNAL_LOGGER, print_note, &notes, MHD_OPTION_SOCK_ADDR, where->ai_addr,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_ADDRESS,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)TIMEOUT_SECONDS,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
-        MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK, MHD_OPTION_END);
+        MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_notice, s,
+        MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
+        MHD_OPTION_URI_LOG_CALLBACK, request_line_read, NULL, MHD_OPTION_END);
     if (!daemon) {
         fprintf(stderr, "damero serve: cannot listen on %s port %d (is it in use? --port 0 "
                         "takes a free one)\n", a->bind, a->port);
@@ -421,38 +681,66 @@ static int run(const struct serve_args *a, struct server *s, const struct addrin
         printf(" %s", damero_variant(s->tables[i]));
     printf("; Ctrl-C stops)\n");
     fflush(stdout);
-    sigwait(stop, &signal);
+    serve_until_stopped(s, signals);
     MHD_stop_daemon(daemon);
     return EXIT_OK;
+}
+
+/* The gate and the watch, for run. Returns EXIT_OK or an exit code after the error. */
+static int start_guards(struct server *s)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int workers = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+
+    if (gate_init(&s->gate, workers, QUEUE_PER_WORKER * workers) != 0) {
+        fprintf(stderr, "damero serve: cannot make a lock (out of memory?)\n");
+        return EXIT_FAILURE_RUN;
+    }
+    if (watch_start(&s->watch, HEAD_MS) != 0) {
+        gate_free(&s->gate);
+        fprintf(stderr, "damero serve: cannot start a thread (out of memory?)\n");
+        return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
+
+static void stop_guards(struct server *s)
+{
+    watch_stop(&s->watch);
+    gate_free(&s->gate);
 }
 
 int cmd_serve(int argc, char **argv)
 {
     struct serve_args a = { .t = table_args_default(), .bind = "127.0.0.1",
-                            .port = DEFAULT_PORT };
+                            .port = DEFAULT_PORT, .budget_ms = DEFAULT_BUDGET_MS };
     struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
                               .ai_socktype = SOCK_STREAM },
                     *where = NULL;
     struct server s = { .count = 0 };
     char port[8];
-    sigset_t stop;
+    sigset_t signals;
     int status = parse_args(argc, argv, &a);
 
     if (status != EXIT_OK)
         return status < 0 ? EXIT_OK : status;
     /* blocked before any other thread starts (the server's, OpenMP's), so that every
      * thread inherits it and the signals wait for sigwait rather than kill the process */
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
     snprintf(port, sizeof port, "%d", a.port);
     if (getaddrinfo(a.bind, port, &hints, &where) != 0 || !where)
         return usage_error("serve", "--bind takes an IP address such as 127.0.0.1 or ::1, "
                                     "not '%s'", a.bind);
+    s.budget_ms = a.budget_ms;
     status = open_tables(&a, &s);
-    if (status == EXIT_OK)
-        status = run(&a, &s, where, &stop);
+    if (status == EXIT_OK && (status = start_guards(&s)) == EXIT_OK) {
+        status = run(&a, &s, where, &signals);
+        stop_guards(&s);
+    }
     freeaddrinfo(where);
     for (int i = 0; i < s.count; i++)
         damero_close(s.tables[i]);

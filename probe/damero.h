@@ -76,8 +76,10 @@ enum damero_status {
     DAMERO_ERR_VERSION = -8,   /* a table of a format or index version this library does not read */
     DAMERO_ERR_CORRUPT = -9,   /* a checksum does not match: the file is damaged */
     DAMERO_ERR_MEMORY = -10,   /* out of memory */
-    DAMERO_ERR_GAME_OVER = -11 /* the game is over: the side to move has no legal move, or
+    DAMERO_ERR_GAME_OVER = -11, /* the game is over: the side to move has no legal move, or
                                   the variant's rule on lone pieces ended it (for best_move) */
+    DAMERO_ERR_STOPPED = -12   /* the thread's stop function (damero_set_stop) stopped a
+                                  search under the rules before it ended */
 };
 
 enum damero_color { DAMERO_WHITE = 0, DAMERO_BLACK = 1 };
@@ -183,6 +185,21 @@ typedef void (*damero_problem_fn)(void *context, const char *file, int status,
  * Use: by tools (damero check), or at start-up where reading every file is affordable;
  * never during search. */
 int damero_check(damero_tb *tb, damero_problem_fn report, void *context, int *files);
+
+/* Forgets every table file of the handle that failed to open (damaged, truncated, of
+ * another variant, not a regular file, unreadable), so that the next probe that needs
+ * one opens and checks it again, as on first use. Without this call, a failed file is
+ * opened again anyway by the next probe that needs it once the file has changed (a
+ * stat() of it, at every such probe, finds another inode, size, modification or change
+ * time), as when `damero gen` has rebuilt it; this call covers what stat cannot see.
+ * Files that opened stay open: a file damaged inside a block that is replaced under the
+ * prober is still read from the file it opened (see damero_open), until the tables are
+ * opened again.
+ *
+ * Returns the number of files forgotten (0 also for a NULL handle). Thread-safe: other
+ * threads may probe meanwhile. Use: when tables have been rebuilt or repaired under a
+ * running prober (damero serve calls it on SIGHUP); never during search. */
+int damero_forget_failures(damero_tb *tb);
 
 /* Closes the table files and frees the handle. NULL is allowed. Use: at shutdown, once
  * no thread probes the handle. */
@@ -620,6 +637,7 @@ typedef struct damero_rules_value {
  * at 5.
  *
  * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer, a reading other than 0 or 1),
+ * DAMERO_ERR_STOPPED (the thread's stop function stopped the search: damero_set_stop),
  * or an error of damero_probe; DAMERO_ERR_MISSING also where the tables hold no DTM or no
  * MTC (the rules' counts are weighed against both), which the message names. Thread-safe.
  *
@@ -627,6 +645,29 @@ typedef struct damero_rules_value {
  * Cost). */
 int damero_probe_rules(damero_tb *tb, const damero_position *pos,
                        const damero_counts *counts, int reading, damero_rules_value *value);
+
+/* A function that a search under the rules asks, now and then, whether to give up:
+ * nonzero stops it. context: as given to damero_set_stop. It runs in the thread that made
+ * the call, in the middle of the search: it must be quick (a clock read, a poll) and must
+ * not call the library on the same handle. */
+typedef int (*damero_stop_fn)(void *context);
+
+/* Sets the calling thread's stop function: from now on, every call under the rules this
+ * thread makes (damero_probe_rules, damero_root_moves_rules) asks it every 1024 states it
+ * searches (about a millisecond), and where it returns nonzero gives up at once,
+ * returning DAMERO_ERR_STOPPED; the answer is then not known, and nothing is kept of the
+ * search. Calls that do not search (a rule table answers) never ask it. NULL removes it.
+ * Each thread has its own; it stays set until changed, for every handle. A call that was
+ * not stopped answers exactly as without a stop function.
+ *
+ * stop:    the function, or NULL.
+ * context: passed to stop as is.
+ *
+ * Thread-safe (it touches only the calling thread's setting). Use: by servers and
+ * graphical tools that bound how long a call may take, or drop it when nobody waits for
+ * the answer any more (damero serve stops a search when its time is spent or its client
+ * has gone); at the root, never during search. */
+void damero_set_stop(damero_stop_fn stop, void *context);
 
 typedef struct damero_rules_move {
     damero_move move;            /* the move and its value without the rules */

@@ -90,17 +90,50 @@ static int list_directory(damero_tb *tb)
 
 /* ---- opening a file ---- */
 
-/* The file of t for `metric`, opened and checked: the header must name this variant's
- * material before the material's index is built (a kings-only material's index takes
- * long to build, wasted on an empty or foreign file), then the file's size must match
- * the index. Called under t->lock. Returns a table status, with a sentence in err. */
+static void table_file_path(const damero_tb *tb, const struct tb_table *t,
+                            enum table_metric metric, char path[2 * PATH_SIZE])
+{
+    char name[MATERIAL_NAME_SIZE];
+    material_name(&t->m, name);
+    snprintf(path, 2 * PATH_SIZE, "%s/%s%s", tb->dir, name, table_metric_suffix(metric));
+}
+
+static struct file_stamp file_stamp_of(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return (struct file_stamp){ .present = false };
+    return (struct file_stamp){ true, st.st_dev, st.st_ino, (uint64_t)st.st_size,
+                                st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_ctim.tv_sec,
+                                st.st_ctim.tv_nsec };
+}
+
+static bool stamps_equal(const struct file_stamp *a, const struct file_stamp *b)
+{
+    return a->present == b->present && a->device == b->device && a->inode == b->inode &&
+           a->size == b->size && a->modified_s == b->modified_s &&
+           a->modified_ns == b->modified_ns && a->changed_s == b->changed_s &&
+           a->changed_ns == b->changed_ns;
+}
+
+/* Forgets why f failed: the next probe that needs it opens it again. Under t->lock. */
+static void forget_failure(struct tb_file *f)
+{
+    free(f->message);
+    f->message = NULL;
+    atomic_store_explicit(&f->state, FILE_LISTED, memory_order_relaxed);
+}
+
+/* The file of t for `metric` at path, opened and checked: the header must name this
+ * variant's material before the material's index is built (a kings-only material's index
+ * takes long to build, wasted on an empty or foreign file), then the file's size must
+ * match the index. Called under t->lock. Returns a table status, with a sentence in err. */
 static int map_table_file(damero_tb *tb, struct tb_table *t, enum table_metric metric,
-                          char *err, size_t err_size)
+                          const char *path, char *err, size_t err_size)
 {
     struct tb_file *f = &t->file[metric - 1];
-    char name[MATERIAL_NAME_SIZE], path[2 * PATH_SIZE];
+    char name[MATERIAL_NAME_SIZE];
     material_name(&t->m, name);
-    snprintf(path, sizeof path, "%s/%s%s", tb->dir, name, table_metric_suffix(metric));
     int status = table_map_open(path, &f->map, err, err_size);
     if (status != TABLE_OK)
         return status;
@@ -247,25 +280,53 @@ void probe_give_dctx(damero_tb *tb, ZSTD_DCtx *d)
 int probe_open_file(damero_tb *tb, struct tb_table *t, enum table_metric metric)
 {
     struct tb_file *f = &t->file[metric - 1];
-    char err[2 * PATH_SIZE + 256];
+    char err[2 * PATH_SIZE + 256], path[2 * PATH_SIZE];
+    int status = DAMERO_OK;
+    table_file_path(tb, t, metric, path);
+    /* stamped before it is tried: a file replaced while it was being tried differs from
+     * the stamp, and is tried again */
+    struct file_stamp now = file_stamp_of(path);
     pthread_mutex_lock(&t->lock);
+    if (atomic_load_explicit(&f->state, memory_order_relaxed) == FILE_FAILED &&
+        !stamps_equal(&f->failed_as, &now))
+        forget_failure(f);
     if (atomic_load_explicit(&f->state, memory_order_relaxed) == FILE_LISTED) {
-        int status = map_table_file(tb, t, metric, err, sizeof err);
-        if (status == TABLE_ERR_MEMORY) {
+        int table_status = map_table_file(tb, t, metric, path, err, sizeof err);
+        if (table_status == TABLE_ERR_MEMORY) {
             pthread_mutex_unlock(&t->lock);
             return probe_fail(DAMERO_ERR_MEMORY, "%s", err);
         }
-        if (status != TABLE_OK) {
-            f->status = probe_status_of(status);
+        if (table_status != TABLE_OK) {
+            f->status = probe_status_of(table_status);
             f->message = strdup(err);
+            f->failed_as = now;
         }
-        atomic_store_explicit(&f->state, status == TABLE_OK ? FILE_OPEN : FILE_FAILED,
+        atomic_store_explicit(&f->state, table_status == TABLE_OK ? FILE_OPEN : FILE_FAILED,
                               memory_order_release);
     }
+    /* the sentence copied under the lock: damero_forget_failures may free it after */
+    if (atomic_load_explicit(&f->state, memory_order_relaxed) == FILE_FAILED)
+        status = probe_fail(f->status, "%s", f->message ? f->message : "out of memory");
     pthread_mutex_unlock(&t->lock);
-    if (atomic_load_explicit(&f->state, memory_order_relaxed) == FILE_OPEN)
-        return DAMERO_OK;
-    return probe_fail(f->status, "%s", f->message ? f->message : "out of memory");
+    return status;
+}
+
+int damero_forget_failures(damero_tb *tb)
+{
+    int forgotten = 0;
+    for (int c = 0; tb && c < MATERIAL_CODES; c++) {
+        struct tb_table *t = tb->by_code[c];
+        if (!t)
+            continue;
+        pthread_mutex_lock(&t->lock);
+        for (int k = 0; k < NUM_METRICS; k++)
+            if (atomic_load_explicit(&t->file[k].state, memory_order_relaxed) == FILE_FAILED) {
+                forget_failure(&t->file[k]);
+                forgotten++;
+            }
+        pthread_mutex_unlock(&t->lock);
+    }
+    return forgotten;
 }
 
 const struct rule_row *probe_rule_row(const damero_tb *tb, int reading)

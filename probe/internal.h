@@ -42,10 +42,21 @@
 #define PATH_SIZE 4096
 
 /* One table file of a material: listed when the handle opens, opened and checked on
- * first use. The state only ever moves from FILE_LISTED to FILE_OPEN or FILE_FAILED, under
- * the material's lock; a probe that reads FILE_OPEN (acquire) sees the map, the cache
- * number and the material's index as they were made before (release). */
+ * first use. The state moves from FILE_LISTED to FILE_OPEN or FILE_FAILED, and from
+ * FILE_FAILED back to FILE_LISTED when the file has changed since it failed or
+ * damero_forget_failures forgets it, always under the material's lock; FILE_OPEN is
+ * final. A probe that reads FILE_OPEN (acquire) sees the map, the cache number and the
+ * material's index as they were made before (release). */
 enum file_state { FILE_ABSENT, FILE_LISTED, FILE_OPEN, FILE_FAILED };
+
+/* A file as stat() sees it: which one it is, its size and its times (ctime changes with
+ * its permissions too). Two stamps that differ mean the file was replaced, rewritten or
+ * repaired; present is false where there was no file. */
+struct file_stamp {
+    bool present;
+    uint64_t device, inode, size;
+    int64_t modified_s, modified_ns, changed_s, changed_ns;
+};
 
 /* What a rule table's block is to the DTM file's block of the same number; zero (as the
  * block array is allocated) until first read. */
@@ -57,6 +68,8 @@ struct tb_file {
     uint32_t cache_file;   /* once FILE_OPEN: the file's number in the block cache */
     int status;            /* once FILE_FAILED: why, as a damero status and a sentence */
     char *message;
+    struct file_stamp failed_as; /* once FILE_FAILED: the file as it stood when it was
+                                    tried; a probe that finds it changed tries again */
     /* A rule table's blocks, once FILE_OPEN: whether each holds the very values of the
      * DTM file's block of the same number (BLOCK_SAME), learnt when first read. Most do
      * (the rules change few positions' values), and for those a probe under the rules
@@ -116,7 +129,8 @@ ZSTD_DCtx *probe_take_dctx(damero_tb *tb);
 void probe_give_dctx(damero_tb *tb, ZSTD_DCtx *d);
 
 /* Opens t's file for `metric` on its first use, unless another thread has. A file that
- * cannot be opened fails every later call the same way, with its own status and message;
+ * cannot be opened fails every later call the same way, with its own status and message,
+ * until the file changes (a stat() per call tells) or damero_forget_failures forgets it;
  * out of memory is not remembered (a later call tries again). Thread-safe. */
 int probe_open_file(damero_tb *tb, struct tb_table *t, enum table_metric metric);
 

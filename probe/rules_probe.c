@@ -42,6 +42,18 @@ struct search {
 
 /* ---- what the search reads ---- */
 
+/* The calling thread's stop function and its context (damero_set_stop). */
+static _Thread_local damero_stop_fn thread_stop;
+static _Thread_local void *thread_stop_context;
+
+/* The search's stop question, put to the thread's stop function: the search runs in the
+ * thread that called, so the function it set is the one to ask. */
+static int ask_thread_stop(void *context)
+{
+    (void)context;
+    return thread_stop(thread_stop_context);
+}
+
 static bool is_known(const struct search *s, const struct position *p)
 {
     return s->has_known && position_equal(&s->known, p) && s->known.side == p->side;
@@ -80,7 +92,8 @@ static int search_init(struct search *s, damero_tb *tb, int reading)
     s->row = row;
     s->has_known = s->fresh_known = false;
     /* no reset distance here: the MTC cuts the counts that man steps do not reset */
-    s->oracle = (struct rule_oracle){ s, plain_value, fresh_value, NULL };
+    s->oracle = (struct rule_oracle){ s, plain_value, fresh_value, NULL,
+                                      thread_stop ? ask_thread_stop : NULL };
     rule_search_init(&s->rs, s->row, &s->oracle, MAX_STATES); /* freed whatever follows */
     if (!row)
         return probe_fail(DAMERO_ERR_ARGUMENT, "the reading must be 0 (each rule's first) "
@@ -185,6 +198,10 @@ static int search_status(int status)
     if (status == RULE_SEARCH_ERR_TOO_MANY)
         return probe_fail(DAMERO_ERR_MEMORY, "the search under the rules needs more than "
                                              "4 million states");
+    if (status == RULE_SEARCH_ERR_STOPPED)
+        return probe_fail(DAMERO_ERR_STOPPED, "the search under the rules was stopped: the "
+                                              "thread's stop function (damero_set_stop) "
+                                              "asked it to");
     return status;
 }
 
@@ -289,6 +306,12 @@ static int score_rules_move(struct search *s, const damero_position *pos,
 }
 
 /* ---- the public calls ---- */
+
+void damero_set_stop(damero_stop_fn stop, void *context)
+{
+    thread_stop = stop;
+    thread_stop_context = context;
+}
 
 int damero_rule_count(const damero_tb *tb)
 {

@@ -55,6 +55,7 @@ NOT_CACHED = 1  # probe_wdl_cached's "not in the cache": no failure
 OK, ERR_ARGUMENT, ERR_VARIANT, ERR_POSITION, ERR_MISSING, ERR_IO = 0, -1, -2, -3, -4, -5
 ERR_FORMAT, ERR_TRUNCATED, ERR_VERSION, ERR_CORRUPT, ERR_MEMORY, ERR_GAME_OVER = (
     -6, -7, -8, -9, -10, -11)
+ERR_STOPPED = -12  # a search stopped by the thread's stop function (C: damero_set_stop)
 PLAYING, NO_MOVE, LONE_PIECES = 0, 1, 2
 MAX_RULES = 8
 COUNT_NOT_STARTED = -1

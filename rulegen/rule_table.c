@@ -364,7 +364,7 @@ static int solve_rules(struct tableset *ts, struct tableset *rules, struct table
         return -1;
     struct rule_context rc = { ts, rules, zeroing, *m, &t->ix, distance,
                                layers ? t->dtm : NULL, layers ? out->dtz : NULL };
-    const struct rule_oracle oracle = { &rc, plain_value, fresh_value, reset_distance };
+    const struct rule_oracle oracle = { &rc, plain_value, fresh_value, reset_distance, NULL };
     int status = layers ? rule_layers_solve(&row, &oracle, &t->ix, t->dtm, out->dtz)
                         : search_material(&oracle, &row, &t->ix, t->dtm, out->dtz);
     free(distance);

@@ -362,6 +362,8 @@ static int solve(struct rule_search *s, const struct position *p, const struct r
     mtc_t mtc;
     int fresh_dtz;
     bool known;
+    if (o->stop && ++s->visits % RULE_SEARCH_STOP_EVERY == 0 && o->stop(o->context))
+        return RULE_SEARCH_ERR_STOPPED;
     int status = o->plain(o->context, p, &dtm, &mtc);
     if (status != 0)
         return status;

@@ -34,10 +34,20 @@ struct rule_oracle {
      * no-progress count reset only by those is cut by it, else by the MTC, which counts
      * man steps too and so is never more. */
     int (*reset_distance)(void *context, const struct position *p, int *plies);
+    /* Optional (NULL: never stop): asked every RULE_SEARCH_STOP_EVERY states the search
+     * visits; nonzero stops it with RULE_SEARCH_ERR_STOPPED. For a caller that bounds a
+     * search's time, or drops it when nobody waits for the answer any more. */
+    int (*stop)(void *context);
 };
 
 #define RULE_SEARCH_ERR_MEMORY (-1000)   /* out of memory */
 #define RULE_SEARCH_ERR_TOO_MANY (-1001) /* more states than max_states */
+#define RULE_SEARCH_ERR_STOPPED (-1002)  /* the oracle's stop function said so */
+
+/* How many states the search visits between two questions to the oracle's stop
+ * function: about a millisecond of search, so that a stop is heard at once and the
+ * question costs nothing beside the probes. */
+#define RULE_SEARCH_STOP_EVERY 1024
 
 #define RULE_DTZ_UNKNOWN (-2)
 
@@ -65,6 +75,7 @@ struct rule_search {
     size_t distance_states;         /* rule_search_distance's: max_states / 1024 */
     struct rule_memo_entry *memo;
     size_t capacity, used;          /* capacity: 0 or a power of two */
+    unsigned visits;                /* states visited, for the stop function */
 };
 
 /* Inline, as a probe under the rules starts and ends one at every call and most calls
@@ -88,7 +99,7 @@ static inline void rule_search_free(struct rule_search *s)
 void rule_search_clear(struct rule_search *s);
 
 /* The value of p under counts c (settled for p). Returns 0, a status of the oracle's,
- * RULE_SEARCH_ERR_MEMORY or RULE_SEARCH_ERR_TOO_MANY. */
+ * RULE_SEARCH_ERR_MEMORY, RULE_SEARCH_ERR_TOO_MANY or RULE_SEARCH_ERR_STOPPED. */
 int rule_search_value(struct rule_search *s, const struct position *p,
                       const struct rule_counts *c, struct rule_verdict *out);
 
@@ -98,8 +109,8 @@ int rule_search_value(struct rule_search *s, const struct position *p,
  * that some winning move (in a win) or every move (in a loss) zeroes or leads to a state
  * whose distance is at most d - 1, asked again below it unless the bounds answer. It
  * stays unknown where the search meets a value taken `beyond`, or needs more than
- * distance_states new states. Returns 0, a status of the oracle's or
- * RULE_SEARCH_ERR_MEMORY. */
+ * distance_states new states. Returns 0, a status of the oracle's,
+ * RULE_SEARCH_ERR_MEMORY or RULE_SEARCH_ERR_STOPPED. */
 int rule_search_distance(struct rule_search *s, const struct position *p,
                          const struct rule_counts *c, struct rule_verdict *v);
 

@@ -100,6 +100,7 @@ static void print_constants(void)
     CONSTANT(DAMERO_ERR_CORRUPT);
     CONSTANT(DAMERO_ERR_MEMORY);
     CONSTANT(DAMERO_ERR_GAME_OVER);
+    CONSTANT(DAMERO_ERR_STOPPED);
     /* enum damero_color, damero_wdl, damero_end, damero_count_side, damero_order */
     CONSTANT(DAMERO_WHITE);
     CONSTANT(DAMERO_BLACK);

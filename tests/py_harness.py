@@ -25,6 +25,14 @@ def build_tables(damero, root, tables=TABLES):
 @contextlib.contextmanager
 def server(damero, tables, *extra):
     """Starts `damero serve --port 0` (a free port) on tables; yields its base URL."""
+    with server_process(damero, tables, *extra) as (base, _):
+        yield base
+
+
+@contextlib.contextmanager
+def server_process(damero, tables, *extra):
+    """As server(), yielding (base URL, the server's subprocess.Popen): its pid, its
+    standard output past the first line."""
     proc = subprocess.Popen([damero, "serve", "--dir", tables, "--port", "0", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -33,7 +41,7 @@ def server(damero, tables, *extra):
         if not found:
             proc.kill()
             raise RuntimeError(f"damero serve did not start: {first!r} {proc.stderr.read()!r}")
-        yield found.group(1)
+        yield found.group(1), proc
     finally:
         if proc.poll() is None:
             proc.terminate()

@@ -536,6 +536,75 @@ static void test_not_regular_files(void **state)
                       "/dev/zero");
 }
 
+/* ---- a failed file opened again ---- */
+
+/* A file that failed to open fails every probe that needs it while it stays as it was,
+ * and is opened again by the next one once it has changed: replaced by a rename (as
+ * damero gen writes), or repaired in place; a FIFO replaced by the table. */
+static void test_failed_file_reopened(void **state)
+{
+    struct fixture *f = *state;
+    char root[128], path[256], good[256];
+    damero_tb *tb;
+    fresh_copy(f, root);
+    table_path(root, "KMvK.wdl", path);
+    snprintf(good, sizeof good, "%s/russian/KMvK.wdl", f->master);
+    assert_int_equal(truncate(path, file_size(path) / 2), 0);
+    assert_int_equal(damero_open("russian", root, 1 << 20, &tb), DAMERO_OK);
+    for (int again = 0; again < 3; again++)
+        assert_int_equal(probe_fen(tb, "W:WKa1,c3:BKh8", true), DAMERO_ERR_TRUNCATED);
+    char fixed[300];
+    snprintf(fixed, sizeof fixed, "%s.new", path); /* not a table's name: not listed */
+    copy_file(good, fixed);
+    assert_int_equal(rename(fixed, path), 0);
+    assert_int_equal(probe_fen(tb, "W:WKa1,c3:BKh8", true), DAMERO_OK);
+
+    /* repaired in place: the same inode, another size */
+    table_path(root, "KKvM.dtm", path);
+    snprintf(good, sizeof good, "%s/russian/KKvM.dtm", f->master);
+    assert_int_equal(truncate(path, 100), 0);
+    assert_int_equal(probe_fen(tb, "W:WKa1,Kc1:Bf8", false), DAMERO_ERR_TRUNCATED);
+    copy_file(good, path);
+    assert_int_equal(probe_fen(tb, "W:WKa1,Kc1:Bf8", false), DAMERO_OK);
+
+    /* a FIFO, then the table */
+    table_path(root, "KKvK.wdl", path);
+    snprintf(good, sizeof good, "%s/russian/KKvK.wdl", f->master);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    assert_int_equal(probe_fen(tb, "W:WKa1,Kc1:BKh8", true), DAMERO_ERR_IO);
+    assert_int_equal(unlink(path), 0);
+    copy_file(good, path);
+    assert_int_equal(probe_fen(tb, "W:WKa1,Kc1:BKh8", true), DAMERO_OK);
+    assert_int_equal(damero_check(tb, NULL, NULL, NULL), DAMERO_OK);
+    damero_close(tb);
+}
+
+/* damero_forget_failures forgets the files that failed, and only those: each is tried
+ * again (and fails again, unchanged) by the next probe that needs it. */
+static void test_forget_failures(void **state)
+{
+    char root[128], path[256];
+    damero_tb *tb;
+    fresh_copy(*state, root);
+    table_path(root, "KMvK.wdl", path);
+    assert_int_equal(truncate(path, file_size(path) / 2), 0);
+    table_path(root, "KvK.dtm", path);
+    assert_int_equal(truncate(path, 10), 0);
+    assert_int_equal(damero_open("russian", root, 1 << 20, &tb), DAMERO_OK);
+    assert_int_equal(damero_forget_failures(tb), 0); /* nothing tried yet */
+    assert_int_equal(probe_fen(tb, "W:WKa1,c3:BKh8", true), DAMERO_ERR_TRUNCATED);
+    assert_int_equal(probe_fen(tb, "W:WKa1:BKh8", false), DAMERO_ERR_TRUNCATED);
+    assert_int_equal(probe_fen(tb, "W:Wc3:Bf6", true), DAMERO_OK);
+    assert_int_equal(damero_forget_failures(tb), 2);
+    assert_int_equal(damero_forget_failures(tb), 0);
+    assert_int_equal(probe_fen(tb, "W:WKa1,c3:BKh8", true), DAMERO_ERR_TRUNCATED);
+    assert_message_has("tried again", "KMvK.wdl");
+    assert_int_equal(damero_forget_failures(tb), 1);
+    assert_int_equal(damero_forget_failures(NULL), 0);
+    damero_close(tb);
+}
+
 /* ---- values beyond their metric's range, in files whose checksums are all valid ---- */
 
 /* A DTM of 0xFFFF (a "win in 32767 plies", beyond any table) and a WDL code of 3 are
@@ -963,6 +1032,8 @@ int main(void)
         cmocka_unit_test(test_truncated_under_prober),
         cmocka_unit_test(test_rewritten_under_prober),
         cmocka_unit_test(test_not_regular_files),
+        cmocka_unit_test(test_failed_file_reopened),
+        cmocka_unit_test(test_forget_failures),
         cmocka_unit_test(test_values_out_of_range),
         cmocka_unit_test(test_missing_material),
         cmocka_unit_test(test_many_with_failures),

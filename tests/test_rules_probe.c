@@ -445,6 +445,51 @@ static void expect_rules_value(const char *root, const char *variant, const char
     damero_close(tb);
 }
 
+/* A stop function that counts its questions and says stop from the stop_at-th on (0:
+ * never). */
+struct stopper {
+    int asked, stop_at;
+};
+
+static int stop_when_told(void *context)
+{
+    struct stopper *s = context;
+    s->asked++;
+    return s->stop_at > 0 && s->asked >= s->stop_at;
+}
+
+/* damero_set_stop, on issue 40's search without rule tables (about 360 thousand states
+ * from W:WKe3:Bf6,c3,Kc1): the search asks the thread's stop function as it goes and
+ * gives up at once when told (DAMERO_ERR_STOPPED); when not told, or without one, the
+ * answer is the same. The rule tables are not built: with them no search is made. */
+static void test_stop(void **state)
+{
+    const struct variant *v = variant_by_name("russian");
+    struct material wanted[64];
+    const char *names[] = { "KMMvK", NULL };
+    const char *root = root_of(state), *fen = "W:WKe3:Bf6,c3,Kc1";
+    build_on_disk_rules(v, root, wanted, test_materials(v, 3, names, wanted, 64), false);
+    damero_tb *tb;
+    damero_position pos;
+    damero_rules_value alone, asked, again;
+    struct stopper never = { 0, 0 }, second = { 0, 2 };
+    assert_int_equal(damero_open("russian", root, 1 << 20, &tb), DAMERO_OK);
+    assert_int_equal(damero_parse_fen(tb, fen, &pos), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &alone), DAMERO_OK);
+    damero_set_stop(stop_when_told, &never);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &asked), DAMERO_OK);
+    assert_memory_equal(&alone, &asked, sizeof alone);
+    assert_true(never.asked > 2);
+    damero_set_stop(stop_when_told, &second);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &asked), DAMERO_ERR_STOPPED);
+    assert_int_equal(second.asked, 2);
+    assert_non_null(strstr(damero_error_message(), "damero_set_stop"));
+    damero_set_stop(NULL, NULL);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &again), DAMERO_OK);
+    assert_memory_equal(&alone, &again, sizeof alone);
+    damero_close(tb);
+}
+
 static void test_russian_kkkvk(void **state)
 {
     static const struct check checks[] = {
@@ -673,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_fresh_counts),
         cmocka_unit_test_setup_teardown(test_russian_small, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_russian_kkkvk, setup, temp_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_stop, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_spanish_kkkvk, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_forzosa_running_count, setup, temp_dir_teardown),
         cmocka_unit_test_setup_teardown(test_international, setup, temp_dir_teardown),

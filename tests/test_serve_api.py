@@ -203,6 +203,7 @@ def ipv6_loopback():
 def command_line(c, damero, tables):
     for args, words in [(["--bind", "example.org"], "--bind takes an IP address"),
                         (["--port", "70000"], "--port takes a whole number"),
+                        (["--budget", "5"], "--budget takes a whole number from 10"),
                         (["--dir", tables + "/nosuch"], "nosuch"),
                         (["stray"], "unexpected argument")]:
         r = subprocess.run([damero, "serve", "--dir", tables, *args], capture_output=True,

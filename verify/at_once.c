@@ -208,7 +208,7 @@ int count_at_once(struct tableset *ts, const struct table *t, const struct move_
                   char *err, size_t err_size)
 {
     const struct variant *v = ts->v;
-    const struct rule_oracle oracle = { ts, plain_value, no_fresh_value, NULL };
+    const struct rule_oracle oracle = { ts, plain_value, no_fresh_value, NULL, NULL };
     struct rule_row rows[MAX_READINGS];
     int k = 0;
     while (v->move_limits[k].name && &v->move_limits[k] != rule)
