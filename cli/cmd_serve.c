@@ -1,5 +1,6 @@
 /* damero serve: the tables on a local web page, and through an HTTP API that answers
  * what `damero probe --json` and `damero line --json` print. HTTP is libmicrohttpd's. */
+#include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <poll.h>
@@ -645,6 +646,32 @@ static void serve_until_stopped(const struct server *s, const sigset_t *signals)
     }
 }
 
+/* Why the server could not listen at `where`: libmicrohttpd does not say, so a socket of
+ * our own tries the same bind and its errno tells the cause and the cure. */
+static const char *why_not_listening(const struct addrinfo *where)
+{
+    int fd = socket(where->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0), error = 0, on = 1;
+    if (fd < 0)
+        return strerror(errno);
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on); /* as libmicrohttpd does */
+    if (bind(fd, where->ai_addr, where->ai_addrlen) != 0)
+        error = errno;
+    close(fd);
+    switch (error) {
+    case EADDRINUSE:
+        return "the port is in use (--port 0 takes a free one)";
+    case EACCES:
+        return "ports below 1024 need privileges (choose --port 1024 or above)";
+    case EADDRNOTAVAIL:
+        return "the address is not one of this machine's (--bind 127.0.0.1 serves this "
+               "machine, --bind 0.0.0.0 every network)";
+    case 0:
+        return "the server could not start (out of memory or threads?)";
+    default:
+        return strerror(error);
+    }
+}
+
 /* Listens on a->bind, port a->port, a thread per connection (a request never waits for
  * another's work but at the gate of the searches), until stopped. */
 static int run(const struct serve_args *a, struct server *s, const struct addrinfo *where,
@@ -668,8 +695,8 @@ static int run(const struct serve_args *a, struct server *s, const struct addrin
         MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
         MHD_OPTION_URI_LOG_CALLBACK, request_line_read, NULL, MHD_OPTION_END);
     if (!daemon) {
-        fprintf(stderr, "damero serve: cannot listen on %s port %d (is it in use? --port 0 "
-                        "takes a free one)\n", a->bind, a->port);
+        fprintf(stderr, "damero serve: cannot listen on %s port %d: %s\n", a->bind, a->port,
+                why_not_listening(where));
         return EXIT_FAILURE_RUN;
     }
     info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

@@ -214,8 +214,14 @@ def command_line(c, damero, tables):
         busy = urllib.parse.urlsplit(base).port
         r = subprocess.run([damero, "serve", "--dir", tables, "--port", str(busy)],
                            capture_output=True, text=True, timeout=30)
-        c.check(r.returncode == 1 and "cannot listen" in r.stderr,
+        c.check(r.returncode == 1 and "cannot listen" in r.stderr and
+                "the port is in use (--port 0 takes a free one)" in r.stderr,
                 f"a port in use: exit {r.returncode}, {r.stderr!r}")
+    # an address that is not this machine's (TEST-NET-1, never assigned): said so
+    r = subprocess.run([damero, "serve", "--dir", tables, "--bind", "192.0.2.1", "--port", "0"],
+                       capture_output=True, text=True, timeout=30)
+    c.check(r.returncode == 1 and "the address is not one of this machine's" in r.stderr,
+            f"an address not this machine's: exit {r.returncode}, {r.stderr!r}")
     if not ipv6_loopback():
         print("IPv6 loopback not available here: --bind ::1 not tried")
         return
