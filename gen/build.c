@@ -118,20 +118,27 @@ static bool file_intact(const struct tableset *ts, const struct material *m,
     return tableset_check_file(ts, m, metric, positions, err, sizeof err) == 0;
 }
 
-/* Reads a material's tables from disk if all its files are there and intact (those a
- * build does not read too: the WDL file, and the MTC file where only DTM is held). */
+/* Reads a material's tables from disk if every file the build writes is there and
+ * intact (those it does not read are checked here: the WDL file, and the MTC file where
+ * it is not held). A table built without a file this build writes (an MTC file a
+ * --metrics wdl build left out) is built again, and says so. */
 static bool load_existing(struct tableset *ts, const struct material *m)
 {
-    char err[512];
+    char err[512], name[MATERIAL_NAME_SIZE];
     const struct table *t = ts->dir ? tableset_get(ts, m, err, sizeof err) : NULL;
     if (!t)
         return false;
-    if (!file_intact(ts, m, METRIC_WDL, t->ix.size) ||
-        (ts->dtm_only && !ts->wdl_only && !file_intact(ts, m, METRIC_MTC, t->ix.size))) {
-        tableset_forget(ts, m);
-        return false;
+    bool whole = file_intact(ts, m, METRIC_WDL, t->ix.size);
+    if (whole && tableset_builds(ts, METRIC_MTC) && !t->mtc[WHITE] &&
+        !file_intact(ts, m, METRIC_MTC, t->ix.size)) {
+        material_name(m, name);
+        fprintf(stderr, "damero: %s has no intact %s%s: building it again\n", name, name,
+                table_metric_suffix(METRIC_MTC));
+        whole = false;
     }
-    return true;
+    if (!whole)
+        tableset_forget(ts, m);
+    return whole;
 }
 
 /* Solves m, of about `positions` positions per side. With a table directory, each
