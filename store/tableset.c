@@ -218,8 +218,7 @@ static int load_dtm(const struct tableset *ts, struct table *t, char *err, size_
                         : load_metric(ts, t, METRIC_DTM, t->dtm, err, err_size);
 }
 
-/* Whether m's WDL file on disk is that of a table built WDL-only. */
-static bool built_wdl_only(const struct tableset *ts, const struct material *m)
+bool tableset_built_without_dtm(const struct tableset *ts, const struct material *m)
 {
     char path[4096], err[512];
     struct table_file_info info;
@@ -235,7 +234,7 @@ static int load_wdl_as_dtm(const struct tableset *ts, struct table *t, char *err
 {
     struct table_file_info info;
     void *values[2];
-    if (!built_wdl_only(ts, &t->m))
+    if (!tableset_built_without_dtm(ts, &t->m))
         return load_dtm(ts, t, err, err_size);
     if (tableset_read_file(ts, &t->m, METRIC_WDL, t->ix.size, &info, values, err, err_size) < 0)
         return -1;
@@ -273,7 +272,7 @@ static int load_values(const struct tableset *ts, struct table *t, char *err, si
     bool mtc = !ts->dtm_only && (!ts->wdl_only || ts->with_mtc);
     if (ts->wdl_only && load_wdl_as_dtm(ts, t, err, err_size) < 0)
         return -1;
-    if (!ts->wdl_only && built_wdl_only(ts, &t->m)) {
+    if (!ts->wdl_only && tableset_built_without_dtm(ts, &t->m)) {
         bool has_mtc = file_exists(ts, &t->m, METRIC_MTC);
         material_name(&t->m, name);
         snprintf(err, err_size, "the %s table of %s in %s was built without DTM (damero gen "

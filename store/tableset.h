@@ -97,6 +97,10 @@ int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *d
  * unless it is built without (wdl_only), MTC unless it is built WDL alone. */
 bool tableset_builds(const struct tableset *ts, enum table_metric metric);
 
+/* Whether m's WDL file in ts->dir is that of a table built without DTM (flagged
+ * TABLE_FLAG_WDL_ONLY: damero gen --metrics wdl or wdl+mtc). */
+bool tableset_built_without_dtm(const struct tableset *ts, const struct material *m);
+
 /* The path of material m's file of one metric in ts->dir ("dir/KKvK.dtm"). */
 void tableset_path(const struct tableset *ts, const struct material *m,
                    enum table_metric metric, char *path, size_t path_size);
