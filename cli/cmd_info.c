@@ -52,10 +52,9 @@ static const char help[] =
     "                  giveaway variants). max_dtm and max_mtc are in plies, null when there\n"
     "                  is no win (no decisive position) or the table has no such file\n"
     "                  (max_dtm_fen and dtm_histogram are then null too). A rule table's\n"
-    "                  object adds\n"
-    "                  rules_reading (0 or 1) and, for each side, cursed_wins and\n"
-    "                  blessed_losses; its max_mtc is null. A table that cannot be read\n"
-    "                  gives {file, error} instead ({material, error} with --variant).\n";
+    "                  object adds rules_reading (0 or 1) and, for each side, cursed_wins\n"
+    "                  and blessed_losses; its max_mtc is null. A table that cannot be\n"
+    "                  read gives {file, error} instead ({material, error} with --variant).\n";
 
 #define HISTOGRAM_SIZE (DTM_MAX_PLIES + 1)
 
