@@ -43,7 +43,10 @@ struct solver {
      * WDL values, four to a byte, wdl_packed_at): dtm and above are NULL then, and so is
      * mtc unless it also builds MTC, which needs only who wins (solve_level). */
     bool two_bits;
-    bool with_mtc; /* the MTC pass runs (MTC is wanted) */
+    bool with_mtc; /* MTC is wanted */
+    /* Two bits with MTC in a level no man leaves sideways: the WDL pass lists each
+     * position at its MTC, and so finds MTC as it settles who wins (solve_level). */
+    bool mtc_by_plies;
     uint8_t *wdl[2];
     uint8_t *wdl_above[2];
 };
@@ -473,16 +476,19 @@ static void tell_mtc(struct solver *s, enum side side, struct spot at, bool lost
 }
 
 /* WDL in two bits: the same, without distances. A position is listed when it becomes
- * won or lost, by the one thread that settles it. */
+ * won or lost, by the one thread that settles it; by plies of MTC, its MTC is that ply. */
 static void tell_wdl(struct solver *s, enum side side, struct spot at, bool lost, int plies,
                      struct findings *f)
 {
     if (!lost && (__atomic_load_n(&s->wdl[side][at.place / 4], __ATOMIC_RELAXED) >>
                   (2 * (at.place % 4)) & 3) != WDL_DRAW)
         return; /* settled already: counting its moves down would be wasted */
-    if (lost ? wdl_settle(s->wdl[side], at.place, WDL_WIN)
-             : refute_move(s, side, at.place) && wdl_settle(s->wdl[side], at.place, WDL_LOSS))
-        found_final(f, plies + 1, side, at.index);
+    if (lost ? !wdl_settle(s->wdl[side], at.place, WDL_WIN)
+             : !refute_move(s, side, at.place) || !wdl_settle(s->wdl[side], at.place, WDL_LOSS))
+        return;
+    if (s->mtc_by_plies)
+        s->mtc[side][at.place] = mtc_of_plies(plies + 1);
+    found_final(f, plies + 1, side, at.index);
 }
 
 /* Whether the position at place j of the level, final, is lost. */
@@ -536,8 +542,10 @@ static bool still_final(const struct solver *s, enum metric_pass pass, enum side
 static int initial_plies(const struct solver *s, enum metric_pass pass, enum side side,
                          uint64_t j)
 {
-    if (pass == PASS_WDL)
-        return wdl_packed_at(s->wdl[side], j) != WDL_DRAW ? 0 : -1;
+    if (pass == PASS_WDL && wdl_packed_at(s->wdl[side], j) == WDL_DRAW)
+        return -1;
+    if (pass == PASS_WDL) /* by plies of MTC: 0 where the game is over, else 1 */
+        return s->mtc_by_plies ? mtc_plies(s->mtc[side][j]) : 0;
     uint16_t v = pass == PASS_DTM ? s->dtm[side][j] : s->mtc[side][j];
     if (v == 0 || !is_final(s, pass, side, j, v))
         return -1;
@@ -692,10 +700,17 @@ static int solve_level(struct solver *s, const struct level *l)
         memset(s->wdl[WHITE], 0, n);
         memset(s->wdl[BLACK], 0, n);
     }
+    /* Where every move that stays in the level is a king's, the WDL pass finds MTC too:
+     * listed at their MTC (0 where the game is over, 1 where a conversion decides), the
+     * positions are settled ply by ply of MTC, a win with its first lost king-move child
+     * (the least MTC, plus one), a loss with its last won one (the most). A man's
+     * sideways step is a conversion, which a pass over the level's moves cannot tell by
+     * plies: there the MTC pass follows. */
+    s->mtc_by_plies = s->two_bits && s->with_mtc && !sideways;
     for_each_position(s, l, init_position);
     if ((kings || sideways) && iterate(s, l, s->two_bits ? PASS_WDL : PASS_DTM) < 0)
         return -1;
-    if (s->two_bits && !s->with_mtc)
+    if (s->two_bits && (!s->with_mtc || s->mtc_by_plies))
         return 0;
     /* MTC reads only who wins each position of the level, whether from its DTM or from
      * two bits: a conversion is one ply whatever the value it reaches */
