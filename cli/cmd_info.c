@@ -156,8 +156,7 @@ static json_t *side_json(const struct variant *v, const struct table *t, enum si
                              (json_int_t)st->draws, "losses", (json_int_t)st->losses,
                              "max_dtm", json_count(st->max_dtm), "max_dtm_fen", longest,
                              "dtm_histogram", st->has_dtm ? histogram_json(st) : json_null(),
-                             "max_mtc",
-                             json_count(st->max_mtc));
+                             "max_mtc", json_count(st->max_mtc));
     if (out && rules &&
         (json_object_set_new(out, "cursed_wins", json_integer((json_int_t)st->cursed)) < 0 ||
          json_object_set_new(out, "blessed_losses", json_integer((json_int_t)st->blessed)) < 0)) {
@@ -226,15 +225,6 @@ static int check_place(const char *file, const struct table_file_info *info, cha
         return -1;
     }
     return 0;
-}
-
-/* Whether m's file of one metric is in ts->dir, intact or not. */
-static bool file_present(const struct tableset *ts, const struct material *m,
-                         enum table_metric metric)
-{
-    char path[4096];
-    tableset_path(ts, m, metric, path, sizeof path);
-    return access(path, F_OK) == 0;
 }
 
 /* A rule table's values widened to DTM codes (values as table_file_read gives them,
@@ -313,7 +303,7 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
     /* a table built without DTM (--metrics wdl or wdl+mtc) is described without it, with
      * its MTC where its .mtc file is there */
     ts->wdl_only = tableset_built_without_dtm(ts, &m);
-    ts->with_mtc = ts->wdl_only && file_present(ts, &m, METRIC_MTC);
+    ts->with_mtc = ts->wdl_only && tableset_has_file(ts, &m, METRIC_MTC);
     /* the .dtm and .mtc files are read whole and checked here, the others below */
     if (!(t = tableset_get(ts, &m, err, err_size)))
         return NULL;

@@ -125,9 +125,8 @@ static void say_built_again(const struct tableset *ts, const struct material *m,
 {
     char name[MATERIAL_NAME_SIZE];
     material_name(m, name);
-    fprintf(stderr, "damero: %s/%s has no %s%s file%s: building it again\n", ts->dir, name,
-            why, table_metric_suffix(metric), metric == METRIC_DTM ? " (built without DTM)"
-                                                                     : "");
+    fprintf(stderr, "damero: %s/%s has no %s%s file%s: building it again\n", ts->dir, name, why,
+            table_metric_suffix(metric), metric == METRIC_DTM ? " (built without DTM)" : "");
 }
 
 /* Reads a material's tables from disk if every file the build writes is there and

@@ -256,9 +256,8 @@ static int load_wdl_as_dtm(const struct tableset *ts, struct table *t, char *err
     return 0;
 }
 
-/* Whether m's file of one metric is in ts->dir (intact or not). */
-static bool file_exists(const struct tableset *ts, const struct material *m,
-                        enum table_metric metric)
+bool tableset_has_file(const struct tableset *ts, const struct material *m,
+                       enum table_metric metric)
 {
     char path[4096];
     tableset_path(ts, m, metric, path, sizeof path);
@@ -273,7 +272,7 @@ static int load_values(const struct tableset *ts, struct table *t, char *err, si
     if (ts->wdl_only && load_wdl_as_dtm(ts, t, err, err_size) < 0)
         return -1;
     if (!ts->wdl_only && tableset_built_without_dtm(ts, &t->m)) {
-        bool has_mtc = file_exists(ts, &t->m, METRIC_MTC);
+        bool has_mtc = tableset_has_file(ts, &t->m, METRIC_MTC);
         material_name(&t->m, name);
         snprintf(err, err_size, "the %s table of %s in %s was built without DTM (damero gen "
                  "--metrics %s): it has no .dtm%s file; build it again with --metrics all",

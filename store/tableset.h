@@ -101,6 +101,10 @@ bool tableset_builds(const struct tableset *ts, enum table_metric metric);
  * TABLE_FLAG_WDL_ONLY: damero gen --metrics wdl or wdl+mtc). */
 bool tableset_built_without_dtm(const struct tableset *ts, const struct material *m);
 
+/* Whether m's file of one metric is in ts->dir, intact or not. */
+bool tableset_has_file(const struct tableset *ts, const struct material *m,
+                       enum table_metric metric);
+
 /* The path of material m's file of one metric in ts->dir ("dir/KKvK.dtm"). */
 void tableset_path(const struct tableset *ts, const struct material *m,
                    enum table_metric metric, char *path, size_t path_size);
