@@ -134,26 +134,29 @@ check "only $resumed_levels of the 2 WDL + MTC kills landed inside a material" \
 # A level file damaged after the kill is read through before it is trusted: the build
 # says so, solves that level again, and ends with the bytes of a build never interrupted
 # (trusted on its header alone, it failed the build once every other level was solved).
-# damaged_level NAME OFFSET WORDS: kills a build at its 40th level file (inside KMvM),
-# flips the byte at OFFSET ("middle": in the zstd frame) of the last level file written,
-# and builds again into $tmp/NAME, which says WORDS.
+# damaged_level NAME OFFSET WORDS [REFERENCE ARGS...]: kills a build (with ARGS) at its
+# 40th level file (inside KMvM), flips the byte at OFFSET ("middle": in the zstd frame)
+# of the last level file written, and builds again into $tmp/NAME, which says WORDS and
+# ends with the bytes of $tmp/reference-REFERENCE (default: levels).
 damaged_level() {
-  local d=$tmp/$1/russian at=$2 words=$3 victim
+  local name=$1 d=$tmp/$1/russian at=$2 words=$3 reference=${4:-levels} victim
+  shift 3
+  [ $# -eq 0 ] || shift # past REFERENCE, to ARGS
   DAMERO_KILL_AT_LEVEL_FILE=40 LD_PRELOAD=$kill_at_level \
     ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
-    "$damero" gen --variant russian MMvMM --threads 2 --hold-levels 0 --dir "$tmp/$1" \
+    "$damero" gen --variant russian MMvMM "$@" --threads 2 --hold-levels 0 --dir "$tmp/$name" \
     > /dev/null 2>&1
   victim=$(ls "$d/$(unfinished "$d")".level* | tail -1) # the others resume
-  check "$1: the level file to damage is too small to have data past its header" \
+  check "$name: the level file to damage is too small to have data past its header" \
     test "$(wc -c < "$victim")" -gt 1000
   [ "$at" = middle ] && at=$(($(wc -c < "$victim") / 2))
   flip_byte "$victim" "$at"
   expect 0 "$words" -- gen \
-    --variant russian MMvMM --threads 2 --hold-levels 0 --dir "$tmp/$1"
-  check "$1: the build did not resume from the level files before the damaged one: $out" \
+    --variant russian MMvMM "$@" --threads 2 --hold-levels 0 --dir "$tmp/$name"
+  check "$name: the build did not resume from the level files before the damaged one: $out" \
     grep -q "levels of men advancement found finished" <<< "$out"
-  check "$1: a build with a damaged level file differs from one never killed" \
-    same_files "$tmp/reference-levels/russian" "$d"
+  check "$name: a build with a damaged level file differs from one never killed" \
+    same_files "$tmp/reference-$reference/russian" "$d"
 }
 damaged="is damaged: solving its level again"
 damaged_level damaged-values middle "$damaged"
@@ -165,6 +168,10 @@ damaged_level damaged-largest 37 "$damaged"
 damaged_level other-version 8 "levels of men advancement found finished"
 check "a level file of another version was called damaged: $out" \
   test -z "$(grep 'is damaged' <<< "$out")"
+# the WDL + MTC levels: damaged in their two bits and MTC, or in the header's largest MTC
+# (bytes 40 to 43), which chooses the .mtc file's width
+damaged_level wm-damaged-values middle "$damaged" wm_levels --metrics wdl+mtc
+damaged_level wm-damaged-largest 41 "$damaged" wm_levels --metrics wdl+mtc
 
 # Held in memory (the default for so small a material), no level file is written: the
 # same kill never comes. Killed from outside, such a build solves the material again.
