@@ -15,8 +15,8 @@
 
 static const char help[] =
     "usage: damero gen --variant NAME (--pieces N | MATERIAL...) [--threads T] [--dir DIR]\n"
-    "                  [--self-check] [--memory GB] [--estimate] [--metrics wdl|all]\n"
-    "                  [--rules] [--hold-levels MB]\n"
+    "                  [--self-check] [--memory GB] [--estimate]\n"
+    "                  [--metrics all|wdl|wdl+mtc] [--rules] [--hold-levels MB]\n"
     "\n"
     "Builds endgame tables (WDL, DTM and MTC, both sides to move) by retrograde analysis,\n"
     "with every table they depend on, fewest pieces first. Tables already built and intact\n"
@@ -38,6 +38,11 @@ static const char help[] =
     "  --metrics wdl   build WDL tables only (MATERIAL.wdl, exact values): no DTM or MTC,\n"
     "                  less time and memory; probes and 'damero verify' that need DTM or\n"
     "                  MTC say they are missing. 'all' (the default) builds all three\n"
+    "  --metrics wdl+mtc\n"
+    "                  build WDL and MTC without DTM (MATERIAL.wdl as with 'wdl', and\n"
+    "                  MATERIAL.mtc as with 'all'): what an engine needs to make progress\n"
+    "                  in a won ending, solved in half the memory of 'all'. 'wdl,mtc' is\n"
+    "                  the same\n"
     "  --rules         also build the rule tables, MATERIAL.ru0 (and .ru1 where a rule has\n"
     "                  a second reading): each position's value under the variant's\n"
     "                  move-limit rules, so that probes under the rules (probe --rules)\n"
@@ -61,7 +66,7 @@ struct gen_args {
     const char *dir;
     int pieces, threads;
     bool self_check, estimate_only, rule_tables;
-    int wdl_only; /* --metrics: 1 wdl, 0 all (metrics_words) */
+    int metrics; /* --metrics: its place in metrics_words */
     double memory_gb; /* 0: the default share of the machine's RAM */
     int hold_levels_mb; /* -1: the default (LEVELS_HELD_DEFAULT) */
     struct material wanted[MAX_WANTED];
@@ -103,10 +108,13 @@ static void print_estimate(const struct gen_args *a, const struct build_estimate
                "about %s\n", expected);
 }
 
-/* The words of --metrics, in the order of gen_args.wdl_only: 0 all, 1 wdl. */
+/* The words of --metrics, in the order of enum metrics. */
+enum metrics { METRICS_ALL, METRICS_WDL, METRICS_WDL_MTC, METRICS_WDL_MTC_COMMA };
 static const struct option_word metrics_words[] = {
     { "all", "WDL, DTM and MTC" },
     { "wdl", "WDL tables only" },
+    { "wdl+mtc", "WDL and MTC, no DTM" },
+    { "wdl,mtc", "the same" },
     { NULL, NULL },
 };
 
@@ -122,7 +130,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         { "verify", OPTION_FLAG, .to.flag = &a->self_check }, /* the old name of --self-check */
         { "memory", OPTION_GIGABYTES, .to.gigabytes = &a->memory_gb },
         { "estimate", OPTION_FLAG, .to.flag = &a->estimate_only },
-        { "metrics", OPTION_WORD, .to.number = &a->wdl_only, .words = metrics_words },
+        { "metrics", OPTION_WORD, .to.number = &a->metrics, .words = metrics_words },
         { "rules", OPTION_FLAG, .to.flag = &a->rule_tables },
         { "hold-levels", OPTION_NUMBER, .to.number = &a->hold_levels_mb, .min = 0,
           .max = 1 << 20 },
@@ -134,12 +142,13 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 
     if (status != EXIT_OK)
         return status;
-    if (a->wdl_only && a->self_check)
-        return usage_error("gen", "--self-check checks DTM and MTC, which --metrics wdl does "
-                           "not build; leave one out");
-    if (a->wdl_only && a->rule_tables)
-        return usage_error("gen", "--rules reads DTM and MTC, which --metrics wdl does not "
-                           "build; leave one out");
+    const char *without = a->metrics == METRICS_WDL ? "DTM and MTC" : "DTM";
+    if (a->metrics != METRICS_ALL && a->self_check)
+        return usage_error("gen", "--self-check checks DTM and MTC; --metrics %s does not "
+                           "build %s: leave one out", metrics_words[a->metrics].word, without);
+    if (a->metrics != METRICS_ALL && a->rule_tables)
+        return usage_error("gen", "--rules reads DTM and MTC; --metrics %s does not build "
+                           "%s: leave one out", metrics_words[a->metrics].word, without);
     for (int k = 0; k < operands.count; k++) {
         if (a->num_wanted == MAX_WANTED)
             return usage_error("gen", "more than %d materials", MAX_WANTED);
@@ -178,7 +187,8 @@ int cmd_gen(int argc, char **argv)
     /* solving reads DTM only; the self-check reads MTC too, and so do the rule tables'
      * searches, which MTC cuts short */
     ts.dtm_only = !a.self_check && !a.rule_tables;
-    ts.wdl_only = a.wdl_only;
+    ts.wdl_only = a.metrics != METRICS_ALL;
+    ts.with_mtc = a.metrics == METRICS_WDL_MTC || a.metrics == METRICS_WDL_MTC_COMMA;
     if (a.hold_levels_mb >= 0)
         ts.levels_held_most = a.hold_levels_mb * 1024.0 * 1024;
     progress_bar_init(&bar, isatty(STDERR_FILENO));

@@ -29,7 +29,9 @@ static const char help[] =
     "\n"
     "For each side to move: positions, wins, draws and losses, the longest win in plies\n"
     "(DTM) with an example, the longest MTC, and the DTM histogram. Counts cover every legal\n"
-    "position, including the symmetric images that a kings-only table stores once.\n"
+    "position, including the symmetric images that a kings-only table stores once. A table\n"
+    "built without DTM ('damero gen --metrics wdl' or 'wdl+mtc') is described without it,\n"
+    "and with its longest MTC where its .mtc file is there.\n"
     "\n"
     "A rule table (MATERIAL.ru0 or .ru1, built by 'damero gen --rules') is described the same\n"
     "way with the values under the variant's move-limit rules, in each position's fresh\n"
@@ -49,10 +51,11 @@ static const char help[] =
     "                  maps plies to positions: a win in d plies is \"d\", a loss in d plies\n"
     "                  is \"-d\" (\"0\" is the end of the game: a loss, or a win in the\n"
     "                  giveaway variants). max_dtm and max_mtc are in plies, null when there\n"
-    "                  is no win (no decisive position). A rule table's object adds\n"
-    "                  rules_reading (0 or 1) and, for each side, cursed_wins and\n"
-    "                  blessed_losses; its max_mtc is null. A table that cannot be read\n"
-    "                  gives {file, error} instead ({material, error} with --variant).\n";
+    "                  is no win (no decisive position) or the table has no such file\n"
+    "                  (max_dtm_fen and dtm_histogram are then null too). A rule table's\n"
+    "                  object adds rules_reading (0 or 1) and, for each side, cursed_wins\n"
+    "                  and blessed_losses; its max_mtc is null. A table that cannot be\n"
+    "                  read gives {file, error} instead ({material, error} with --variant).\n";
 
 #define HISTOGRAM_SIZE (DTM_MAX_PLIES + 1)
 
@@ -62,16 +65,24 @@ struct side_stats {
     uint64_t max_dtm_index;
     uint64_t *win_plies, *loss_plies; /* histograms, HISTOGRAM_SIZE entries */
     uint64_t cursed, blessed; /* of a rule table: wins and losses the rules make draws */
+    bool has_dtm; /* false for a table built without DTM: no distances to mate */
+};
+
+/* What a table described has beside its WDL. */
+struct table_metrics {
+    bool dtm, mtc;
 };
 
 /* The statistics of t's values for one side to move, or of its values under the rules
- * (rules: a rule table's values, as DTM codes; NULL for t's own). */
-static int count_side(const struct table *t, dtm_t *const *rules, enum side side,
-                      struct side_stats *st)
+ * (rules: a rule table's values, as DTM codes; NULL for t's own). Without DTM, t's DTM
+ * codes stand for wins and losses alone (dtm_of_wdl): no distance is counted. */
+static int count_side(const struct table *t, struct table_metrics has, dtm_t *const *rules,
+                      enum side side, struct side_stats *st)
 {
     st->win_plies = calloc(HISTOGRAM_SIZE, sizeof *st->win_plies);
     st->loss_plies = calloc(HISTOGRAM_SIZE, sizeof *st->loss_plies);
     st->max_dtm = st->max_mtc = -1;
+    st->has_dtm = has.dtm;
     if (!st->win_plies || !st->loss_plies)
         return -1;
     for (uint64_t i = 0; i < t->ix.size; i++) {
@@ -89,17 +100,17 @@ static int count_side(const struct table *t, dtm_t *const *rules, enum side side
             st->blessed += rules && dtm_is_loss(t->dtm[side][i]) ? weight : 0;
             continue;
         }
-        int plies = dtm_plies(v), mtc = mtc_plies(t->mtc[side][i]);
+        int plies = dtm_plies(v), mtc = has.mtc ? mtc_plies(t->mtc[side][i]) : -1;
         if (dtm_is_win(v)) {
             st->wins += weight;
-            st->win_plies[plies] += weight;
-            if (plies > st->max_dtm) {
+            st->win_plies[plies] += has.dtm ? weight : 0;
+            if (has.dtm && plies > st->max_dtm) {
                 st->max_dtm = plies;
                 st->max_dtm_index = i;
             }
         } else {
             st->losses += weight;
-            st->loss_plies[plies] += weight;
+            st->loss_plies[plies] += has.dtm ? weight : 0;
         }
         if (!rules && mtc > st->max_mtc)
             st->max_mtc = mtc;
@@ -145,8 +156,8 @@ static json_t *side_json(const struct variant *v, const struct table *t, enum si
                              (json_int_t)st->positions, "wins", (json_int_t)st->wins, "draws",
                              (json_int_t)st->draws, "losses", (json_int_t)st->losses,
                              "max_dtm", json_count(st->max_dtm), "max_dtm_fen", longest,
-                             "dtm_histogram", histogram_json(st), "max_mtc",
-                             json_count(st->max_mtc));
+                             "dtm_histogram", st->has_dtm ? histogram_json(st) : json_null(),
+                             "max_mtc", json_count(st->max_mtc));
     if (out && rules &&
         (json_object_set_new(out, "cursed_wins", json_integer((json_int_t)st->cursed)) < 0 ||
          json_object_set_new(out, "blessed_losses", json_integer((json_int_t)st->blessed)) < 0)) {
@@ -179,6 +190,10 @@ static void print_text_side(const struct variant *v, const struct table *t, enum
     }
     if (st->max_mtc >= 0)
         printf("  longest MTC: %d plies\n", st->max_mtc);
+    if (!st->has_dtm) {
+        printf("  no DTM: the table was built without it\n");
+        return;
+    }
     printf("  DTM (plies)    positions\n");
     for (int d = 0; d < HISTOGRAM_SIZE; d++)
         if (st->win_plies[d])
@@ -286,6 +301,10 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
         return NULL;
     snprintf(dir, dir_size, "%s", file);
     tableset_init(ts, v, dirname(dir));
+    /* a table built without DTM (--metrics wdl or wdl+mtc) is described without it, with
+     * its MTC where its .mtc file is there */
+    ts->wdl_only = tableset_built_without_dtm(ts, &m);
+    ts->with_mtc = ts->wdl_only && tableset_has_file(ts, &m, METRIC_MTC);
     /* the .dtm and .mtc files are read whole and checked here, the others below */
     if (!(t = tableset_get(ts, &m, err, err_size)))
         return NULL;
@@ -401,8 +420,9 @@ int cmd_info(int argc, char **argv)
                          sizeof err))) {
         return input_failure("info", json, "file", file, EXIT_FAILURE_RUN, err);
     }
+    struct table_metrics has = { !ts.wdl_only, t->mtc[WHITE] != NULL };
     for (int side = WHITE; side <= BLACK && status == EXIT_OK; side++)
-        if (count_side(t, rules[0] ? rules : NULL, (enum side)side, &stats[side]) < 0) {
+        if (count_side(t, has, rules[0] ? rules : NULL, (enum side)side, &stats[side]) < 0) {
             status = input_failure("info", json, "file", file, EXIT_FAILURE_RUN,
                                    "out of memory");
         }

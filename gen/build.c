@@ -124,20 +124,42 @@ static bool file_intact(const struct tableset *ts, const struct material *m,
     return tableset_check_file(ts, m, metric, positions, err, sizeof err) == 0;
 }
 
-/* Reads a material's tables from disk if all its files are there and intact (those a
- * build does not read too: the WDL file, and the MTC file where only DTM is held). */
+/* Says on stderr that the table of m on disk is built again for want of its file of
+ * one metric, which this build writes: one built with fewer --metrics, or damaged. */
+static void say_built_again(const struct tableset *ts, const struct material *m,
+                            enum table_metric metric, const char *why)
+{
+    char name[MATERIAL_NAME_SIZE];
+    material_name(m, name);
+    fprintf(stderr, "damero: %s/%s has no %s%s file%s: building it again\n", ts->dir, name, why,
+            table_metric_suffix(metric), metric == METRIC_DTM ? " (built without DTM)" : "");
+}
+
+/* Reads a material's tables from disk if every file the build writes is there and
+ * intact (those it does not read are checked here: the WDL file, and the MTC file where
+ * it is not held). A table without a file this build writes (its .dtm or .mtc, left out
+ * by a build with fewer --metrics) is built again, and says so. */
 static bool load_existing(struct tableset *ts, const struct material *m)
 {
     char err[512];
-    const struct table *t = ts->dir ? tableset_get(ts, m, err, sizeof err) : NULL;
-    if (!t)
+    if (!ts->dir)
         return false;
-    if (!file_intact(ts, m, METRIC_WDL, t->ix.size) ||
-        (ts->dtm_only && !ts->wdl_only && !file_intact(ts, m, METRIC_MTC, t->ix.size))) {
-        tableset_forget(ts, m);
+    if (!ts->wdl_only && tableset_built_without_dtm(ts, m)) {
+        say_built_again(ts, m, METRIC_DTM, "");
         return false;
     }
-    return true;
+    const struct table *t = tableset_get(ts, m, err, sizeof err);
+    if (!t)
+        return false;
+    bool whole = file_intact(ts, m, METRIC_WDL, t->ix.size);
+    if (whole && tableset_builds(ts, METRIC_MTC) && !t->mtc[WHITE] &&
+        !file_intact(ts, m, METRIC_MTC, t->ix.size)) {
+        say_built_again(ts, m, METRIC_MTC, "intact ");
+        whole = false;
+    }
+    if (!whole)
+        tableset_forget(ts, m);
+    return whole;
 }
 
 /* Solves m, of about `positions` positions per side. With a table directory, each

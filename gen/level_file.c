@@ -12,8 +12,8 @@
 
 #define LEVEL_MAGIC "DAMEROLV"
 /* 2: a WDL-only build keeps two bits a position; 3: the largest values again at the end
- * of the frame, under its checksum */
-#define LEVEL_FILE_VERSION 3
+ * of the frame, under its checksum; 4: the MTC beside two bits (--metrics wdl+mtc) */
+#define LEVEL_FILE_VERSION 4
 #define LEVEL_COMPRESSION 1 /* the files live minutes: fast beats small */
 
 struct level_header {
@@ -22,20 +22,73 @@ struct level_header {
     uint32_t material_code;
     int32_t rank;
     uint64_t positions; /* per side to move */
-    uint32_t wdl_only; /* WDL in two bits (solve/solve.h) rather than DTM, MTC, captures */
+    uint32_t contents; /* enum level_contents */
     uint32_t max_dtm, max_mtc; /* the largest values, which decide the files' widths (the
                                 * frame ends with them again: see largest_values) */
     char variant[32];
 };
 
+/* What a level holds for each side to move: its DTM, MTC and capture bytes; or, in a
+ * build without DTM, its WDL in two bits (solve/solve.h), and its MTC where the build
+ * writes MTC. */
+enum level_contents { LEVEL_DTM_MTC = 0, LEVEL_WDL = 1, LEVEL_WDL_MTC = 2 };
+
+static enum level_contents contents_of(const struct tableset *ts)
+{
+    if (!ts->wdl_only)
+        return LEVEL_DTM_MTC;
+    return ts->with_mtc ? LEVEL_WDL_MTC : LEVEL_WDL;
+}
+
 /* The values of one level, read back or held in memory; any pointer may be NULL to skip
- * those. A WDL-only build's level has only wdl (two bits a position). */
+ * those. A level without DTM has only wdl (two bits a position), and mtc where it is
+ * built. */
 struct level_values {
     dtm_t *dtm[2];
     mtc_t *mtc[2];
     uint8_t *captures[2];
     uint8_t *wdl[2];
 };
+
+/* One array of a level's values for one side, where it is in memory and its size. */
+struct level_part {
+    void *values;
+    size_t bytes;
+};
+
+#define MOST_PARTS 3
+
+/* The arrays of one side of a level of `positions` positions, in the order of its file:
+ * those enum level_contents names. Writing, holding and reading a level all follow it.
+ * Returns how many there are. */
+static int level_parts(enum level_contents contents, const struct level_values *v, int side,
+                       uint64_t positions, struct level_part out[MOST_PARTS])
+{
+    int n = 0;
+    if (contents == LEVEL_DTM_MTC) {
+        out[n++] = (struct level_part){ v->dtm[side], positions * sizeof(dtm_t) };
+        out[n++] = (struct level_part){ v->mtc[side], positions * sizeof(mtc_t) };
+        out[n++] = (struct level_part){ v->captures[side], positions };
+        return n;
+    }
+    out[n++] = (struct level_part){ v->wdl[side], wdl_packed_bytes(positions) };
+    if (contents == LEVEL_WDL_MTC)
+        out[n++] = (struct level_part){ v->mtc[side], positions * sizeof(mtc_t) };
+    return n;
+}
+
+/* The arrays of a level just solved, to be written or copied (never written to). */
+static struct level_values finished_values(const struct finished_level *l)
+{
+    struct level_values v;
+    for (int side = 0; side < 2; side++) {
+        v.dtm[side] = (dtm_t *)l->dtm[side];
+        v.mtc[side] = (mtc_t *)l->mtc[side];
+        v.captures[side] = (uint8_t *)l->captures[side];
+        v.wdl[side] = (uint8_t *)l->wdl[side];
+    }
+    return v;
+}
 
 /* A level held in memory: its header and copies of its values. */
 struct held_level {
@@ -44,14 +97,17 @@ struct held_level {
     struct level_values v;
 };
 
-static double held_bytes_per_position(bool wdl_only)
+/* As in a level file (level_parts). */
+static double held_bytes_per_position(enum level_contents contents)
 {
-    return wdl_only ? 0.25 : sizeof(dtm_t) + sizeof(mtc_t) + 1; /* as in a level file */
+    if (contents == LEVEL_DTM_MTC)
+        return sizeof(dtm_t) + sizeof(mtc_t) + 1;
+    return 0.25 + (contents == LEVEL_WDL_MTC ? sizeof(mtc_t) : 0);
 }
 
 double level_files_held_bytes(const struct tableset *ts, double positions)
 {
-    double bytes = 2 * positions * held_bytes_per_position(ts->wdl_only);
+    double bytes = 2 * positions * held_bytes_per_position(contents_of(ts));
     return ts->dir && bytes <= ts->levels_held_most ? bytes : 0;
 }
 
@@ -91,7 +147,7 @@ static struct level_header expected_header(const struct tableset *ts, const stru
     h.material_code = (uint32_t)material_code(m);
     h.rank = rank;
     h.positions = positions;
-    h.wdl_only = ts->wdl_only;
+    h.contents = contents_of(ts);
     snprintf(h.variant, sizeof h.variant, "%s", ts->v->name);
     return h;
 }
@@ -155,17 +211,12 @@ static int write_level_contents(FILE *f, const struct level_header *h,
         /* zstd without threads refuses this; it then compresses on this thread */
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, omp_get_max_threads());
     }
-    for (int side = 0; side < 2 && result == 0 && h->wdl_only; side++)
-        result = compress_into(f, cctx, l->wdl[side], wdl_packed_bytes(l->positions), false,
-                               buffer, buffer_size);
-    for (int side = 0; side < 2 && result == 0 && !h->wdl_only; side++) {
-        result = compress_into(f, cctx, l->dtm[side], l->positions * sizeof(dtm_t), false,
-                               buffer, buffer_size);
-        if (result == 0)
-            result = compress_into(f, cctx, l->mtc[side], l->positions * sizeof(mtc_t), false,
-                                   buffer, buffer_size);
-        if (result == 0)
-            result = compress_into(f, cctx, l->captures[side], l->positions, false, buffer,
+    struct level_values v = finished_values(l);
+    for (int side = 0; side < 2 && result == 0; side++) {
+        struct level_part parts[MOST_PARTS];
+        int n = level_parts(h->contents, &v, side, l->positions, parts);
+        for (int k = 0; k < n && result == 0; k++)
+            result = compress_into(f, cctx, parts[k].values, parts[k].bytes, false, buffer,
                                    buffer_size);
     }
     if (result == 0)
@@ -185,7 +236,16 @@ static void *copy_of(const void *data, size_t bytes)
     return copy;
 }
 
-/* Keeps copies of a finished level's values in files->held. */
+/* A copy of one array of a finished level, or NULL when the level has none (*whole
+ * becomes false when memory runs out). */
+static void *copy_part(const void *data, size_t bytes, bool *whole)
+{
+    void *copy = data ? copy_of(data, bytes) : NULL;
+    *whole &= copy != NULL || !data;
+    return copy;
+}
+
+/* Keeps copies of a finished level's values in files->held: the arrays it has. */
 static int hold_level(struct level_files *files, const struct level_header *h,
                       const struct finished_level *l, char *err, size_t err_size)
 {
@@ -193,12 +253,11 @@ static int hold_level(struct level_files *files, const struct level_header *h,
     uint64_t n = l->positions;
     bool whole = true;
     held->h = *h;
-    for (int side = 0; side < 2 && h->wdl_only; side++)
-        whole &= (held->v.wdl[side] = copy_of(l->wdl[side], wdl_packed_bytes(n))) != NULL;
-    for (int side = 0; side < 2 && !h->wdl_only; side++) {
-        whole &= (held->v.dtm[side] = copy_of(l->dtm[side], n * sizeof(dtm_t))) != NULL;
-        whole &= (held->v.mtc[side] = copy_of(l->mtc[side], n * sizeof(mtc_t))) != NULL;
-        whole &= (held->v.captures[side] = copy_of(l->captures[side], n)) != NULL;
+    for (int side = 0; side < 2; side++) {
+        held->v.dtm[side] = copy_part(l->dtm[side], n * sizeof(dtm_t), &whole);
+        held->v.mtc[side] = copy_part(l->mtc[side], n * sizeof(mtc_t), &whole);
+        held->v.captures[side] = copy_part(l->captures[side], n, &whole);
+        held->v.wdl[side] = copy_part(l->wdl[side], wdl_packed_bytes(n), &whole);
     }
     held->present = whole;
     if (!whole) {
@@ -324,16 +383,12 @@ static int read_level_file(const char *path, const struct level_header *want,
 {
     struct level_reader r;
     struct level_header h;
-    uint64_t positions = want->positions;
     int result = reader_open(&r, path, want, &h);
-    for (int side = 0; side < 2 && result == 0 && want->wdl_only; side++)
-        result = reader_read(&r, v->wdl[side], wdl_packed_bytes(positions));
-    for (int side = 0; side < 2 && result == 0 && !want->wdl_only; side++) {
-        result = reader_read(&r, v->dtm[side], positions * sizeof(dtm_t));
-        if (result == 0)
-            result = reader_read(&r, v->mtc[side], positions * sizeof(mtc_t));
-        if (result == 0)
-            result = reader_read(&r, v->captures[side], positions);
+    for (int side = 0; side < 2 && result == 0; side++) {
+        struct level_part parts[MOST_PARTS];
+        int n = level_parts(want->contents, v, side, want->positions, parts);
+        for (int k = 0; k < n && result == 0; k++)
+            result = reader_read(&r, parts[k].values, parts[k].bytes);
     }
     uint32_t largest[2], in_header[2];
     if (result == 0) {
@@ -643,6 +698,24 @@ static int assemble_metric(struct assembly *a, enum table_metric metric, char *e
     return result;
 }
 
+/* Room in v for the values of a level of `most` positions per side. Returns 0, or -1
+ * when memory runs out (free what it has either way). */
+static int allocate_level(enum level_contents contents, uint64_t most, struct level_values *v)
+{
+    bool failed = false;
+    for (int side = 0; side < 2; side++) {
+        if (contents == LEVEL_DTM_MTC) {
+            failed |= !(v->dtm[side] = malloc(most * sizeof(dtm_t) + 1));
+            failed |= !(v->captures[side] = malloc(most + 1));
+        } else {
+            failed |= !(v->wdl[side] = malloc(wdl_packed_bytes(most) + 1));
+        }
+        if (contents != LEVEL_WDL)
+            failed |= !(v->mtc[side] = malloc(most * sizeof(mtc_t) + 1));
+    }
+    return failed ? -1 : 0;
+}
+
 int level_files_assemble(const struct level_files *files, const struct table *t, char *err,
                          size_t err_size)
 {
@@ -651,25 +724,15 @@ int level_files_assemble(const struct level_files *files, const struct table *t,
     int result = material_levels(&t->ix, &a.levels);
     /* room to read one level's file; held levels are read where they are */
     uint64_t most = result == 0 && !files->held ? material_levels_largest(&a.levels) : 0;
-    for (int side = 0; side < 2 && result == 0 && ts->wdl_only; side++)
-        if (!(a.level.wdl[side] = malloc(wdl_packed_bytes(most) + 1)))
-            result = -1;
-    for (int side = 0; side < 2 && result == 0 && !ts->wdl_only; side++) {
-        a.level.dtm[side] = malloc(most * sizeof(dtm_t) + 1);
-        a.level.mtc[side] = malloc(most * sizeof(mtc_t) + 1);
-        a.level.captures[side] = malloc(most + 1);
-        if (!a.level.dtm[side] || !a.level.mtc[side] || !a.level.captures[side])
-            result = -1;
-    }
+    if (result == 0)
+        result = allocate_level(contents_of(ts), most, &a.level);
     if (result < 0)
         snprintf(err, err_size, "out of memory writing a table");
     if (result == 0)
         result = find_largest(&a, err, err_size);
-    if (result == 0)
-        result = assemble_metric(&a, METRIC_WDL, err, err_size);
-    for (enum table_metric metric = METRIC_DTM; metric <= METRIC_MTC && !ts->wdl_only &&
-                                                result == 0; metric++)
-        result = assemble_metric(&a, metric, err, err_size);
+    for (enum table_metric metric = METRIC_WDL; metric <= METRIC_MTC && result == 0; metric++)
+        if (tableset_builds(ts, metric))
+            result = assemble_metric(&a, metric, err, err_size);
     for (int side = 0; side < 2; side++) {
         free(a.level.dtm[side]);
         free(a.level.mtc[side]);

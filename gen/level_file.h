@@ -7,8 +7,9 @@
  * A level file is a fixed header (its material, level, size and largest values) and one
  * zstd frame with its checksum: for each side to move, the level's DTM (16-bit), its MTC
  * (16-bit) and a byte per position, nonzero where the side to move must capture; in a
- * WDL-only build, for each side only the WDL, two bits a position (solve/solve.h); then,
- * under the frame's checksum, the header's largest DTM and MTC again. Values are in the
+ * build without DTM, for each side the WDL, two bits a position (solve/solve.h), and
+ * then its MTC (16-bit) where it builds MTC (--metrics wdl+mtc); then, under the frame's
+ * checksum, the header's largest DTM and MTC again. Values are in the
  * machine's byte order: these files live only while their material is being built, on
  * the machine that builds it. A killed build's level file is trusted only when it is
  * read through, its checksum right: a damaged one is solved again.
@@ -57,7 +58,7 @@ void level_files_release(struct level_files *files);
 void level_files_store(struct level_files *files, struct level_store *store);
 
 /* Writes the table files of t (its material and index; the values are in files) from
- * the levels: WDL, and DTM and MTC unless the build is WDL-only. Holds one metric of the
+ * the levels: WDL, and DTM and MTC where the build writes them (tableset_builds). Holds one metric of the
  * table and the values of one level at a time (beside the levels held in memory).
  * Returns 0, or -1 with a sentence in err. */
 int level_files_assemble(const struct level_files *files, const struct table *t, char *err,

@@ -111,9 +111,10 @@ static bool file_on_disk(const struct tableset *ts, const struct material *m,
 static bool table_on_disk(const struct tableset *ts, const struct material *m)
 {
     struct table_file_info info;
-    return file_on_disk(ts, m, METRIC_WDL, &info) &&
-           (ts->wdl_only || (file_on_disk(ts, m, METRIC_DTM, &info) &&
-                             file_on_disk(ts, m, METRIC_MTC, &info)));
+    for (enum table_metric metric = METRIC_WDL; metric <= METRIC_MTC; metric++)
+        if (tableset_builds(ts, metric) && !file_on_disk(ts, m, metric, &info))
+            return false;
+    return true;
 }
 
 /* The bytes per position and side of a finished table held for reading in ts: its DTM
@@ -199,13 +200,16 @@ static int next_reader(const struct plan *plan, int j, int k)
  * table found on disk is checked a few blocks at a time, holding nothing. The rest (the
  * agenda, the index, the program) is a share on top and a fixed amount. A WDL-only build
  * solves in two bits a position: the count byte and the 2-bit WDL of the level and of the
- * level before (WDL_LEVEL_BYTES); its level files hold only the 2-bit WDL. */
+ * level before (WDL_LEVEL_BYTES); its level files hold only the 2-bit WDL. A WDL + MTC
+ * build adds the level's MTC (MTC_BYTES) to both, and assembles its MTC file as the
+ * whole build does. */
 #define LEVEL_BYTES (2 * (2 + 2 + 1 + 2))
 #define READ_BYTES (2 * (2 + 2 + 1))
 #define ASSEMBLY_BYTES (1 * 2)
 #define WDL_LEVEL_BYTES (2 * (1 + 0.25 + 0.25))
 #define WDL_READ_BYTES (2 * 0.25)
 #define WDL_ASSEMBLY_BYTES (1 * 1)
+#define MTC_BYTES (2 * 2)
 #define WHOLE_BYTES (2 * (2 + 2))
 #define CONFIG_BYTES (8 + 8)
 #define WORK_SHARE 0.15
@@ -214,12 +218,14 @@ static int next_reader(const struct plan *plan, int j, int k)
 /* The bytes of assembling the table files of a material of `positions` positions per
  * side and `configs` men configurations, whose largest level has `level`. A WDL-only
  * build assembles its WDL file alone, a byte per position and side, from levels without
- * MTC. */
+ * MTC; a WDL + MTC build its MTC file too, from levels with it. */
 static double assembly_bytes(const struct tableset *ts, double positions, double level,
                              double configs)
 {
+    bool mtc = tableset_builds(ts, METRIC_MTC);
     if (ts->wdl_only)
-        return WDL_READ_BYTES * level + WDL_ASSEMBLY_BYTES * positions + CONFIG_BYTES * configs;
+        return (WDL_READ_BYTES + (mtc ? MTC_BYTES : 0)) * level +
+               (mtc ? ASSEMBLY_BYTES : WDL_ASSEMBLY_BYTES) * positions + CONFIG_BYTES * configs;
     return READ_BYTES * level + ASSEMBLY_BYTES * positions + CONFIG_BYTES * configs;
 }
 
@@ -240,7 +246,9 @@ static double own_bytes(const struct tableset *ts, const struct plan *plan, int 
     if (plan->found[k])
         return 0; /* checked and read a few blocks at a time */
     /* without a directory (in memory) even a WDL-only build keeps the 16-bit DTM pass */
-    double level_bytes = ts->wdl_only && ts->dir ? WDL_LEVEL_BYTES : LEVEL_BYTES;
+    double level_bytes = LEVEL_BYTES;
+    if (ts->wdl_only && ts->dir)
+        level_bytes = WDL_LEVEL_BYTES + (tableset_builds(ts, METRIC_MTC) ? MTC_BYTES : 0);
     return level_bytes * plan->largest_level[k] + CONFIG_BYTES * plan->men_configs[k] +
            (ts->dir ? level_files_held_bytes(ts, all) : WHOLE_BYTES * all);
 }

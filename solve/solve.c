@@ -39,9 +39,14 @@ struct solver {
     mtc_t *mtc[2];
     uint8_t *count[2];
     dtm_t *above[2];      /* the finished DTM of the level one man step more advanced */
-    /* A WDL-only build with a level store keeps two bits a position instead (the
-     * WDL values, four to a byte, wdl_packed_at): dtm, mtc and above are NULL then. */
+    /* A build without DTM with a level store keeps two bits a position instead (the
+     * WDL values, four to a byte, wdl_packed_at): dtm and above are NULL then, and so is
+     * mtc unless it also builds MTC, which needs only who wins (solve_level). */
     bool two_bits;
+    bool with_mtc; /* MTC is wanted */
+    /* Two bits with MTC in a level no man leaves sideways: the WDL pass lists each
+     * position at its MTC, and so finds MTC as it settles who wins (solve_level). */
+    bool mtc_by_plies;
     uint8_t *wdl[2];
     uint8_t *wdl_above[2];
 };
@@ -167,12 +172,19 @@ static void put_initial(struct solver *s, enum side side, uint64_t j, dtm_t dtm,
                         uint8_t count)
 {
     s->count[side][j] = count;
-    if (!s->two_bits) {
-        s->dtm[side][j] = dtm;
+    if (s->mtc[side])
         s->mtc[side][j] = mtc;
-    } else if (dtm_is_win(dtm) || (count & COUNT_MASK) == 0) {
+    if (!s->two_bits)
+        s->dtm[side][j] = dtm;
+    else if (dtm_is_win(dtm) || (count & COUNT_MASK) == 0)
         wdl_settle(s->wdl[side], j, dtm_wdl(dtm));
-    }
+}
+
+/* Who wins the position at place j of the level, `side` to move, once it is final: read
+ * from its two bits or its DTM. All the MTC pass needs to know of it. */
+static enum wdl wdl_at(const struct solver *s, enum side side, uint64_t j)
+{
+    return s->two_bits ? wdl_packed_at(s->wdl[side], j) : dtm_wdl(s->dtm[side][j]);
 }
 
 /* Values from the moves that leave the configuration; counts the ones that stay. MTC is
@@ -426,7 +438,7 @@ static bool is_final(const struct solver *s, enum metric_pass pass, enum side si
     uint16_t v = pass == PASS_DTM ? s->dtm[side][j] : s->mtc[side][j];
     if (v != code)
         return false;
-    if (dtm_is_win(s->dtm[side][j]))
+    if (wdl_at(s, side, j) == WDL_WIN)
         return true;
     return (__atomic_load_n(&s->count[side][j], __ATOMIC_RELAXED) & COUNT_MASK) == 0;
 }
@@ -452,34 +464,37 @@ static void tell_dtm(struct solver *s, enum side side, struct spot at, bool lost
 static void tell_mtc(struct solver *s, enum side side, struct spot at, bool lost, int plies,
                      struct findings *f)
 {
-    dtm_t pred = s->dtm[side][at.place];
+    enum wdl pred = wdl_at(s, side, at.place);
     mtc_t *slot = &s->mtc[side][at.place];
-    if (lost && dtm_is_win(pred)) {
+    if (lost && pred == WDL_WIN) {
         if (lower_to(slot, mtc_of_plies(plies + 1), keeps_shorter_mtc))
             found_final(f, plies + 1, side, at.index);
-    } else if (!lost && dtm_is_loss(pred) && refute_move(s, side, at.place)) {
+    } else if (!lost && pred == WDL_LOSS && refute_move(s, side, at.place)) {
         *slot = mtc_of_plies(plies + 1);
         found_final(f, plies + 1, side, at.index);
     }
 }
 
 /* WDL in two bits: the same, without distances. A position is listed when it becomes
- * won or lost, by the one thread that settles it. */
+ * won or lost, by the one thread that settles it; by plies of MTC, its MTC is that ply. */
 static void tell_wdl(struct solver *s, enum side side, struct spot at, bool lost, int plies,
                      struct findings *f)
 {
     if (!lost && (__atomic_load_n(&s->wdl[side][at.place / 4], __ATOMIC_RELAXED) >>
                   (2 * (at.place % 4)) & 3) != WDL_DRAW)
         return; /* settled already: counting its moves down would be wasted */
-    if (lost ? wdl_settle(s->wdl[side], at.place, WDL_WIN)
-             : refute_move(s, side, at.place) && wdl_settle(s->wdl[side], at.place, WDL_LOSS))
-        found_final(f, plies + 1, side, at.index);
+    if (lost ? !wdl_settle(s->wdl[side], at.place, WDL_WIN)
+             : !refute_move(s, side, at.place) || !wdl_settle(s->wdl[side], at.place, WDL_LOSS))
+        return;
+    if (s->mtc_by_plies)
+        s->mtc[side][at.place] = mtc_of_plies(plies + 1);
+    found_final(f, plies + 1, side, at.index);
 }
 
 /* Whether the position at place j of the level, final, is lost. */
 static bool is_lost(const struct solver *s, enum side side, uint64_t j)
 {
-    return s->two_bits ? wdl_packed_at(s->wdl[side], j) == WDL_LOSS : dtm_is_loss(s->dtm[side][j]);
+    return wdl_at(s, side, j) == WDL_LOSS;
 }
 
 /* Position p (place j of men configuration `config`), final at `plies` in the pass,
@@ -505,11 +520,13 @@ static void propagate(struct solver *s, enum metric_pass pass, const struct posi
     }
 }
 
-static uint16_t code_at(enum metric_pass pass, dtm_t dtm, int plies)
+/* The code the position at place j holds if it is final at `plies` in the pass. */
+static uint16_t code_at(const struct solver *s, enum metric_pass pass, enum side side,
+                        uint64_t j, int plies)
 {
     if (pass == PASS_MTC)
         return mtc_of_plies(plies);
-    return dtm_is_win(dtm) ? dtm_win(plies) : dtm_loss(plies);
+    return dtm_is_win(s->dtm[side][j]) ? dtm_win(plies) : dtm_loss(plies);
 }
 
 /* Whether the entry (side, place j) taken from the agenda at `plies` still holds (a DTM or MTC
@@ -517,7 +534,7 @@ static uint16_t code_at(enum metric_pass pass, dtm_t dtm, int plies)
 static bool still_final(const struct solver *s, enum metric_pass pass, enum side side,
                         uint64_t j, int plies)
 {
-    return pass == PASS_WDL || is_final(s, pass, side, j, code_at(pass, s->dtm[side][j], plies));
+    return pass == PASS_WDL || is_final(s, pass, side, j, code_at(s, pass, side, j, plies));
 }
 
 /* The ply at which the initial pass lists the position at place j, `side` to move, or -1
@@ -525,8 +542,10 @@ static bool still_final(const struct solver *s, enum metric_pass pass, enum side
 static int initial_plies(const struct solver *s, enum metric_pass pass, enum side side,
                          uint64_t j)
 {
-    if (pass == PASS_WDL)
-        return wdl_packed_at(s->wdl[side], j) != WDL_DRAW ? 0 : -1;
+    if (pass == PASS_WDL && wdl_packed_at(s->wdl[side], j) == WDL_DRAW)
+        return -1;
+    if (pass == PASS_WDL) /* by plies of MTC: 0 where the game is over, else 1 */
+        return s->mtc_by_plies ? mtc_plies(s->mtc[side][j]) : 0;
     uint16_t v = pass == PASS_DTM ? s->dtm[side][j] : s->mtc[side][j];
     if (v == 0 || !is_final(s, pass, side, j, v))
         return -1;
@@ -626,19 +645,20 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
 }
 
 /* Positions whose moves were not all refuted are draws, whatever their external moves
- * promised. Then a lost position's count becomes its king moves (all of them lose), for
- * the MTC pass; where it has none, every move it has is a conversion: one ply. */
+ * promised (two bits hold only final values: what is not won or lost is drawn). Then a
+ * lost position's count becomes its king moves (all of them lose), for the MTC pass;
+ * where it has none, every move it has is a conversion: one ply. */
 static void settle_position(struct solver *s, struct position *p, uint64_t i, uint64_t j)
 {
-    dtm_t *dtm = &s->dtm[p->side][j];
     mtc_t *mtc = &s->mtc[p->side][j];
     uint8_t *count = &s->count[p->side][j];
-    if (dtm_is_loss(*dtm) && (*count & COUNT_MASK) != 0)
-        *dtm = DTM_DRAW;
-    if (*dtm == DTM_DRAW)
+    if (!s->two_bits && dtm_is_loss(s->dtm[p->side][j]) && (*count & COUNT_MASK) != 0)
+        s->dtm[p->side][j] = DTM_DRAW;
+    enum wdl w = wdl_at(s, p->side, j);
+    if (w == WDL_DRAW)
         *mtc = MTC_NONE;
     *count &= MUST_CAPTURE;
-    if (dtm_is_loss(*dtm) && *mtc == MTC_NONE) {
+    if (w == WDL_LOSS && *mtc == MTC_NONE) {
         index_place_kings(&s->t->ix, i, p);
         int king_moves = count_quiet_king_moves(s->v, p);
         if (king_moves < 0) /* a capture is compulsory: no king's quiet move is legal */
@@ -655,7 +675,7 @@ static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, 
 {
     struct move_list list;
     struct position child;
-    if (!dtm_is_win(s->dtm[p->side][j]) || s->mtc[p->side][j] != MTC_NONE)
+    if (wdl_at(s, p->side, j) != WDL_WIN || s->mtc[p->side][j] != MTC_NONE)
         return;
     index_place_kings(&s->t->ix, i, p);
     generate_moves_but_king_quiet(s->v, p, 0, &list); /* a king's move is no conversion */
@@ -663,7 +683,7 @@ static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, 
         if (!is_sideways_step(s->t->ix.g, &list.moves[k]))
             continue;
         make_move(p, &list.moves[k], &child);
-        if (dtm_is_loss(s->dtm[child.side][level_place(s, index_of(&s->t->ix, &child, NULL))])) {
+        if (is_lost(s, child.side, level_place(s, index_of(&s->t->ix, &child, NULL)))) {
             s->mtc[p->side][j] = mtc_of_plies(1);
             return;
         }
@@ -680,13 +700,22 @@ static int solve_level(struct solver *s, const struct level *l)
         memset(s->wdl[WHITE], 0, n);
         memset(s->wdl[BLACK], 0, n);
     }
+    /* Where every move that stays in the level is a king's, the WDL pass finds MTC too:
+     * listed at their MTC (0 where the game is over, 1 where a conversion decides), the
+     * positions are settled ply by ply of MTC, a win with its first lost king-move child
+     * (the least MTC, plus one), a loss with its last won one (the most). A man's
+     * sideways step is a conversion, which a pass over the level's moves cannot tell by
+     * plies: there the MTC pass follows. */
+    s->mtc_by_plies = s->two_bits && s->with_mtc && !sideways;
     for_each_position(s, l, init_position);
     if ((kings || sideways) && iterate(s, l, s->two_bits ? PASS_WDL : PASS_DTM) < 0)
         return -1;
-    if (s->two_bits)
+    if (s->two_bits && (!s->with_mtc || s->mtc_by_plies))
         return 0;
+    /* MTC reads only who wins each position of the level, whether from its DTM or from
+     * two bits: a conversion is one ply whatever the value it reaches */
     for_each_position(s, l, settle_position);
-    if (s->ts->wdl_only) /* no MTC wanted: its pass is skipped, its values left unused */
+    if (!s->with_mtc) /* no MTC wanted: its pass is skipped, its values left unused */
         return 0;
     if (sideways)
         for_each_position(s, l, seed_sideways_mtc);
@@ -779,14 +808,13 @@ static int store_level(struct solver *s, const struct level *l, int rank,
             s->count[side][j] &= MUST_CAPTURE;
     }
     struct finished_level done = { .rank = rank, .positions = n };
-    if (s->two_bits) {
-        done.wdl[WHITE] = s->wdl[WHITE];
-        done.wdl[BLACK] = s->wdl[BLACK];
-        return store->put(store->context, &done, err, err_size);
-    }
     for (int side = WHITE; side <= BLACK; side++) {
+        done.mtc[side] = s->with_mtc ? s->mtc[side] : NULL;
+        if (s->two_bits) {
+            done.wdl[side] = s->wdl[side];
+            continue;
+        }
         done.dtm[side] = s->dtm[side];
-        done.mtc[side] = s->ts->wdl_only ? NULL : s->mtc[side];
         done.captures[side] = s->count[side];
     }
     return store->put(store->context, &done, err, err_size);
@@ -811,13 +839,14 @@ static int allocate_work(struct solver *s, const struct material_levels *levels,
     int failed = 0;
     for (int side = WHITE; side <= BLACK; side++) {
         failed |= !(s->count[side] = malloc(most + 1));
+        if (!s->two_bits || s->with_mtc)
+            failed |= !(s->mtc[side] = malloc(most * sizeof(mtc_t) + 1));
         if (s->two_bits) {
             failed |= !(s->wdl[side] = malloc(wdl_packed_bytes(most) + 1));
             failed |= !(s->wdl_above[side] = malloc(wdl_packed_bytes(most) + 1));
             continue;
         }
         failed |= !(s->dtm[side] = malloc(most * sizeof(dtm_t) + 1));
-        failed |= !(s->mtc[side] = malloc(most * sizeof(mtc_t) + 1));
         failed |= !(s->above[side] = malloc(most * sizeof(dtm_t) + 1));
         if (whole) {
             failed |= !(s->t->dtm[side] = malloc(n * sizeof(dtm_t) + 1));
@@ -855,7 +884,8 @@ int solve_material(const struct tableset *ts, const struct material *m,
                    const struct level_store *store, const struct progress_report *progress,
                    struct table *out, char *err, size_t err_size)
 {
-    struct solver s = { .v = ts->v, .ts = ts, .t = out, .two_bits = ts->wdl_only && store };
+    struct solver s = { .v = ts->v, .ts = ts, .t = out, .two_bits = ts->wdl_only && store,
+                        .with_mtc = !ts->wdl_only || ts->with_mtc };
     struct material_levels levels = { 0 };
 
     memset(out, 0, sizeof *out);

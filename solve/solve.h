@@ -43,15 +43,16 @@ static inline enum wdl wdl_packed_at(const uint8_t *packed, uint64_t j)
     return (enum wdl)((packed[j / 4] >> (2 * (j % 4))) & 3);
 }
 
-/* A level just solved: positions per side to move, by place in the level. A WDL-only
- * build with a store solves in two bits a position: it has wdl[] and no other values. */
+/* A level just solved: positions per side to move, by place in the level. A build
+ * without DTM with a store solves in two bits a position: it has wdl[], and mtc[] when
+ * it builds MTC too, and no other values. */
 struct finished_level {
     int rank;                  /* its number in struct material_levels */
     uint64_t positions;
     const dtm_t *dtm[2];       /* by side to move */
-    const mtc_t *mtc[2];       /* NULL in a WDL-only build */
+    const mtc_t *mtc[2];       /* NULL in a build without MTC (--metrics wdl) */
     const uint8_t *captures[2]; /* nonzero where the side to move must capture */
-    const uint8_t *wdl[2];     /* a WDL-only build's, wdl_packed_at; else NULL */
+    const uint8_t *wdl[2];     /* a two-bit build's, wdl_packed_at; else NULL */
 };
 
 /* Where a build keeps each level as soon as it is solved, so that memory holds only the
@@ -72,9 +73,10 @@ struct level_store {
  * memory in ts. Level by level, most advanced first, it holds the working values of one
  * level and the finished DTM of the one before. With a store, each finished level goes
  * to it, and the levels it has already are not solved again (resuming a killed build):
- * *out then holds the material and its index only; a WDL-only set (ts->wdl_only) is then
- * solved in two bits a position, WDL without distances. Without one, *out gets every
- * value (dtm[] and mtc[]; in a WDL-only set the MTC pass is skipped and mtc[] unused). On success returns 0 (free *out with table_free, or give it to ts
+ * *out then holds the material and its index only; a set without DTM (ts->wdl_only) is
+ * then solved in two bits a position, WDL without distances, and its MTC (ts->with_mtc)
+ * from those two bits. Without one, *out gets every value (dtm[] and mtc[]; in a set
+ * without MTC the MTC pass is skipped and mtc[] unused). On success returns 0 (free *out with table_free, or give it to ts
  * with tableset_add). Returns -1 with a sentence in err when memory runs out or the store
  * fails. progress (may be NULL) hears between levels, on the calling thread. */
 int solve_material(const struct tableset *ts, const struct material *m,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "format/lookup.h"
 
@@ -83,6 +84,12 @@ int tableset_add(struct tableset *ts, struct table *t)
     *copy = *t;
     ts->by_code[material_code(&t->m)] = copy;
     return 0;
+}
+
+bool tableset_builds(const struct tableset *ts, enum table_metric metric)
+{
+    return metric == METRIC_WDL || (metric == METRIC_DTM && !ts->wdl_only) ||
+           (metric == METRIC_MTC && (!ts->wdl_only || ts->with_mtc));
 }
 
 void tableset_path(const struct tableset *ts, const struct material *m,
@@ -211,8 +218,7 @@ static int load_dtm(const struct tableset *ts, struct table *t, char *err, size_
                         : load_metric(ts, t, METRIC_DTM, t->dtm, err, err_size);
 }
 
-/* Whether m's WDL file on disk is that of a table built WDL-only. */
-static bool built_wdl_only(const struct tableset *ts, const struct material *m)
+bool tableset_built_without_dtm(const struct tableset *ts, const struct material *m)
 {
     char path[4096], err[512];
     struct table_file_info info;
@@ -228,7 +234,7 @@ static int load_wdl_as_dtm(const struct tableset *ts, struct table *t, char *err
 {
     struct table_file_info info;
     void *values[2];
-    if (!built_wdl_only(ts, &t->m))
+    if (!tableset_built_without_dtm(ts, &t->m))
         return load_dtm(ts, t, err, err_size);
     if (tableset_read_file(ts, &t->m, METRIC_WDL, t->ix.size, &info, values, err, err_size) < 0)
         return -1;
@@ -250,22 +256,33 @@ static int load_wdl_as_dtm(const struct tableset *ts, struct table *t, char *err
     return 0;
 }
 
+bool tableset_has_file(const struct tableset *ts, const struct material *m,
+                       enum table_metric metric)
+{
+    char path[4096];
+    tableset_path(ts, m, metric, path, sizeof path);
+    return access(path, F_OK) == 0;
+}
+
 /* The DTM (and MTC unless ts->dtm_only) of table t from its files. */
 static int load_values(const struct tableset *ts, struct table *t, char *err, size_t err_size)
 {
     char name[MATERIAL_NAME_SIZE];
-    if (ts->wdl_only)
-        return load_wdl_as_dtm(ts, t, err, err_size);
-    if (built_wdl_only(ts, &t->m)) {
+    bool mtc = !ts->dtm_only && (!ts->wdl_only || ts->with_mtc);
+    if (ts->wdl_only && load_wdl_as_dtm(ts, t, err, err_size) < 0)
+        return -1;
+    if (!ts->wdl_only && tableset_built_without_dtm(ts, &t->m)) {
+        bool has_mtc = tableset_has_file(ts, &t->m, METRIC_MTC);
         material_name(&t->m, name);
-        snprintf(err, err_size, "the %s table of %s in %s was built WDL-only (damero gen "
-                 "--metrics wdl): it has no DTM or MTC; build it again without --metrics wdl",
-                 ts->v->name, name, ts->dir);
+        snprintf(err, err_size, "the %s table of %s in %s was built without DTM (damero gen "
+                 "--metrics %s): it has no .dtm%s file; build it again with --metrics all",
+                 ts->v->name, name, ts->dir, has_mtc ? "wdl+mtc" : "wdl",
+                 has_mtc ? "" : " or .mtc");
         return -1;
     }
-    if (load_dtm(ts, t, err, err_size) < 0)
+    if (!ts->wdl_only && load_dtm(ts, t, err, err_size) < 0)
         return -1;
-    return ts->dtm_only ? 0 : load_metric(ts, t, METRIC_MTC, t->mtc, err, err_size);
+    return mtc ? load_metric(ts, t, METRIC_MTC, t->mtc, err, err_size) : 0;
 }
 
 const struct table *tableset_get(struct tableset *ts, const struct material *m, char *err,

@@ -34,11 +34,14 @@ struct tableset {
                               * those read from files with their DTM in bytes (dtm8[]):
                               * the solver reads only DTM, so a build holds a quarter as
                               * much */
-    bool wdl_only;           /* tables are built WDL-only (damero gen --metrics wdl): a
-                              * finished table is read from its WDL file (flagged
-                              * TABLE_FLAG_WDL_ONLY) into dtm8[] as the codes of a win or loss
-                              * in 0 plies, or from its DTM file when it has one (set
-                              * dtm_only too) */
+    bool wdl_only;           /* tables are built without DTM (damero gen --metrics wdl,
+                              * or wdl+mtc with with_mtc): a finished table is read from
+                              * its WDL file (flagged TABLE_FLAG_WDL_ONLY) into dtm8[] as
+                              * the codes of a win or loss in 0 plies, or from its DTM file
+                              * when it has one (set dtm_only too) */
+    bool with_mtc;           /* with wdl_only: the build writes MTC beside the WDL (damero
+                              * gen --metrics wdl+mtc), which needs only who wins; and a
+                              * table read without dtm_only gets its MTC too */
     double levels_held_most; /* bytes: a material being built whose levels take at most
                               * this much holds them in memory rather than in level files
                               * (gen/level_file.h); 0 writes every level to a file */
@@ -89,6 +92,18 @@ int tableset_add(struct tableset *ts, struct table *t);
  * Thread-safe. */
 int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *dtm,
                    mtc_t *mtc);
+
+/* Whether a build of ts writes the file of `metric` (WDL, DTM or MTC): WDL always, DTM
+ * unless it is built without (wdl_only), MTC unless it is built WDL alone. */
+bool tableset_builds(const struct tableset *ts, enum table_metric metric);
+
+/* Whether m's WDL file in ts->dir is that of a table built without DTM (flagged
+ * TABLE_FLAG_WDL_ONLY: damero gen --metrics wdl or wdl+mtc). */
+bool tableset_built_without_dtm(const struct tableset *ts, const struct material *m);
+
+/* Whether m's file of one metric is in ts->dir, intact or not. */
+bool tableset_has_file(const struct tableset *ts, const struct material *m,
+                       enum table_metric metric);
 
 /* The path of material m's file of one metric in ts->dir ("dir/KKvK.dtm"). */
 void tableset_path(const struct tableset *ts, const struct material *m,

@@ -421,6 +421,78 @@ expect 0 "reading (found on disk) KMvKM" -- gen --variant international KMvKM \
   --estimate --dir "$tmp/i"
 expect 2 "--memory takes a number of gigabytes" -- gen --variant russian --pieces 3 --memory lots
 
+# --- --metrics wdl+mtc: WDL and MTC without DTM, the bytes of the other builds ----------
+# Its .wdl files are a WDL-only build's (exact values, flagged: later builds read them)
+# and its .mtc files a whole build's, in every variant: MTC needs only who wins, not the
+# distance to mate. Up to 3 pieces each (Turkish men step sideways), russian up to 4 (men
+# and kings on both sides); the WDL + MTC builds with 2 threads and their levels in files,
+# the others with 1 thread, holding them.
+# same_metric DIR1 DIR2 EXT: every DIR1/*.EXT has its twin in DIR2, the same bytes.
+same_metric() {
+  local f ok=0
+  for f in "$1"/*."$3"; do
+    cmp -s "$f" "$2/${f##*/}" || { echo "    ${f##*/} differs from $1"; ok=1; }
+  done
+  return $ok
+}
+m=$tmp/metrics
+for spec in international:3 brazilian:3 russian:4 pool:3 spanish:3 czech:3 italian:3 \
+  english:3 poddavki:3 ganapierde:3 turkish:3; do
+  v=${spec%:*} n=${spec#*:}
+  for metrics in all wdl; do
+    expect 0 "$v: " -- gen --variant $v --pieces $n --threads 1 --metrics $metrics \
+      --dir "$m/$metrics"
+  done
+  expect 0 "$v: " -- gen --variant $v --pieces $n --threads 2 --metrics wdl+mtc \
+    --hold-levels 0 --dir "$m/wm"
+  check "$v: files of WDL + MTC other than a .wdl and a .mtc per table of the whole build" \
+    test "$(ls "$m/wm/$v")" = "$(ls "$m/all/$v" | grep -v '\.dtm$')"
+  check "$v: the .mtc of WDL + MTC differ from the whole build's" \
+    same_metric "$m/all/$v" "$m/wm/$v" mtc
+  check "$v: the .wdl of WDL + MTC differ from the WDL-only build's" \
+    same_metric "$m/wdl/$v" "$m/wm/$v" wdl
+done
+check "a level file left after the WDL + MTC builds" test -z "$(find "$m/wm" -name '*.level*')"
+# 'wdl,mtc' is the same; --self-check and --rules need the DTM it leaves out
+expect 0 "russian: 0 tables built, 9 found intact" -- gen --variant russian --pieces 3 \
+  --metrics wdl,mtc --dir "$m/wm"
+expect 2 "--metrics wdl+mtc does not build DTM" -- gen --variant russian --pieces 3 \
+  --metrics wdl+mtc --self-check --dir "$m/wm"
+expect 2 "--rules reads DTM and MTC; --metrics wdl,mtc does not build DTM" -- gen \
+  --variant russian --pieces 3 --metrics wdl,mtc --rules --dir "$m/wm"
+# info describes such a table without DTM and with the whole build's longest MTC; check
+# reads every file through
+expect 0 "no DTM: the table was built without it" -- info "$m/wm/russian/KMMvK.wdl"
+wm_mtc=$(grep "longest MTC" <<< "$out")
+expect 0 "longest MTC" -- info "$m/all/russian/KMMvK.wdl"
+check "info's longest MTC of WDL + MTC ($wm_mtc) is not the whole build's" \
+  test "$wm_mtc" = "$(grep "longest MTC" <<< "$out")"
+expect 0 '"max_dtm": null, "max_dtm_fen": null, "dtm_histogram": null' -- \
+  info --json "$m/wm/russian/KMMvK.mtc"
+expect 0 "russian: 46 table files checked, 0 bad" -- check --variant russian --dir "$m/wm"
+# a folder built with fewer metrics is built again where it lacks a file, saying which
+mkdir "$m/rebuilt"
+cp -r "$m/wdl/russian" "$m/rebuilt"
+r=$m/rebuilt/russian
+expect 0 "$r/KMvK has no intact .mtc file: building it again" -- gen \
+  --variant russian --pieces 4 --metrics wdl+mtc --dir "$m/rebuilt"
+check "WDL + MTC built over WDL-only tables differ from a build of its own" \
+  same_files "$m/wm/russian" "$r"
+expect 0 "$r/KMvK has no .dtm file (built without DTM): building it again" -- gen \
+  --variant russian --pieces 4 --dir "$m/rebuilt"
+check "a whole build over WDL + MTC tables differs from a build of its own" \
+  same_files "$m/all/russian" "$r"
+# the memory the plan counts to solve a material: WDL + MTC between WDL alone and all
+solving=()
+for metrics in wdl wdl+mtc all; do
+  expect 0 "fits" -- gen --variant russian --pieces 7 --estimate --memory 16 \
+    --metrics $metrics --dir "$tmp/budget"
+  solving+=("$(sed -n 's/.*, \([0-9.]*\) of them to solve it.*/\1/p' <<< "$out")")
+done
+check "bytes per position to solve (wdl, wdl+mtc, all): ${solving[*]}" \
+  awk -v a="${solving[0]}" -v b="${solving[1]}" -v c="${solving[2]}" \
+  'BEGIN { exit !(a > 0 && a < b && b < c) }'
+
 # --- info on what is not a readable table: exit 1 and a message ---------------------------
 expect 1 "cannot open $tmp/none.dtm" -- info "$tmp/none.dtm"
 echo "not a table at all" > "$tmp/text.dtm"
