@@ -10,6 +10,7 @@
 #include "cli/board.h"
 #include "cli/json_out.h"
 #include "cli/options.h"
+#include "cli/pdn.h"
 #include "core/notation.h"
 #include "store/table_io.h"
 
@@ -92,11 +93,41 @@ static void print_reading(FILE *f, const struct limit_reading *r)
     fprintf(f, "%d %s (%s)", r->limit, unit_words(r->unit), r->source);
 }
 
-static void print_moves(FILE *f, const struct line *line)
+/* The moves of a line numbered in pairs as a player writes them ("1. 5-9 2-11 2. ..."),
+ * from the move of the side the start position has to move ("1... 8-15" when that is
+ * the second of its pair). */
+static void print_moves(FILE *f, const struct variant_report *r, const struct line *line)
 {
-    for (int k = 0; k < line->plies; k++)
-        fprintf(f, "%s%s", k ? " " : "", line->moves[k].text);
+    bool second_first = line->plies > 0 && pdn_second_first(r->tb, &line->positions[0]);
+    char number[24];
+    for (int k = 0; k < line->plies; k++) {
+        pdn_move_number(second_first, k, number, sizeof number);
+        if (k == 0 || (k + second_first) % 2 == 0)
+            fprintf(f, "%s%s ", k ? " " : "", number);
+        else
+            fprintf(f, " ");
+        fprintf(f, "%s", line->moves[k].text);
+    }
     fprintf(f, "\n");
+}
+
+/* The line as a PDN game a player can load and replay (Markdown only: a code block). */
+static void print_pdn(FILE *f, const struct variant_report *r, const struct line *line)
+{
+    char fen[DAMERO_FEN_SIZE], type[16];
+    struct pdn_writer w;
+    if (line->plies == 0 || damero_write_fen(r->tb, &line->positions[0], fen) != DAMERO_OK)
+        return;
+    fprintf(f, "\n```pdn\n");
+    snprintf(type, sizeof type, "%d", r->v->pdn_gametype);
+    if (r->v->pdn_gametype)
+        pdn_write_tag(f, "GameType", type);
+    pdn_write_tag(f, "FEN", fen);
+    pdn_writer_init(&w, f, pdn_second_first(r->tb, &line->positions[0]));
+    for (int k = 0; k < line->plies; k++)
+        pdn_write_move(&w, line->moves[k].text);
+    pdn_write_end(&w, "*");
+    fprintf(f, "```\n");
 }
 
 static void print_heading(FILE *f, bool md, const struct variant_report *r,
@@ -272,7 +303,8 @@ static void print_at_once(FILE *f, bool md, const struct variant_report *r,
 
 /* Per reading, the first running count that costs wins: how many, and the longest win
  * in time, which goes first, with its line. */
-static void print_first_cursed(FILE *f, bool md, const struct rule_section *s)
+static void print_first_cursed(FILE *f, bool md, const struct variant_report *r,
+                               const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
     for (int k = 0; k < move_limit_readings(rule); k++) {
@@ -290,7 +322,7 @@ static void print_first_cursed(FILE *f, bool md, const struct rule_section *s)
                 x->costly_wins[0] + x->costly_wins[1], x->costly_wins[0], md ? "`" : "",
                 x->in_time_fen, md ? "`" : "", line->plies);
         fprintf(f, md ? "  Line: " : "      line: ");
-        print_moves(f, line);
+        print_moves(f, r, line);
     }
 }
 
@@ -300,7 +332,7 @@ static void print_running(FILE *f, bool md, const struct variant_report *r,
     print_running_table(f, md, s);
     fprintf(f, md ? "\nThe first wins a running count turns into draws:\n\n"
                   : "  the first wins a running count turns into draws:\n");
-    print_first_cursed(f, md, s);
+    print_first_cursed(f, md, r, s);
     print_at_once(f, md, r, s);
 }
 
@@ -371,7 +403,9 @@ static void print_examples(FILE *f, bool md, const struct variant_report *r,
             fprintf(f, "```\n\n");
         }
         fprintf(f, md ? "Line: " : "    line: ");
-        print_moves(f, line);
+        print_moves(f, r, line);
+        if (md)
+            print_pdn(f, r, line);
     }
     if (rule->kind == LIMIT_NO_PROGRESS)
         print_longest_progress(f, md, r, s);

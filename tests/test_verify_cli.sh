@@ -481,9 +481,11 @@ check "--markdown: no summary" grep -qx '## Summary' "$md/rules.md"
 check "--markdown: no summary row of the forzosa" \
   grep -qE '^\| spanish \| forzosa \| 13 moves of the strong side \| [0-9]+ \| 13 \| 0 \|$' "$md/rules.md"
 # the forzosa's longest wins drawn as boards: 8 rows of 4 squares between ``` fences
+check "--markdown: the forzosa's longest win is not a PDN game a player can load" grep -qzF \
+  $'```pdn\n[GameType "24"]\n[FEN "W:WK1,K5,K10:BK2"]\n\n1. 5-9 2-11 2. 10-17' "$md/rules.md"
 check "--markdown: the forzosa has no board" awk '
   /^### / { in_rule = $0 == "### spanish: forzosa" }
-  in_rule && /^```$/ { fenced = !fenced; if (!fenced && rows == 8) boards++; rows = 0; next }
+  in_rule && /^```/ { fenced = !fenced; if (!fenced && rows == 8) boards++; rows = 0; next }
   in_rule && fenced && NF == 4 { rows++ }
   END { exit boards != 2 }' "$md/rules.md"
 if $have_python; then
