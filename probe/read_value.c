@@ -46,14 +46,18 @@ static int find_table(damero_tb *tb, const struct position *p, unsigned needed,
              * how `damero gen` takes it */
             struct material as_played = material_of(p);
             bool wdl_only = table && wdl_only_table(tb, table);
+            bool with_mtc = wdl_only && atomic_load_explicit(&table->file[METRIC_MTC - 1].state,
+                                                             memory_order_relaxed) != FILE_ABSENT;
             material_name(&as_played, name);
             return probe_fail(DAMERO_ERR_MISSING,
                               "no %s table for %s in %s%s: build it with 'damero gen "
                               "--variant %s --dir %s %s'",
                               table_metric_suffix((enum table_metric)metric), name, tb->dir,
-                              wdl_only ? " (its tables were built WDL-only, with 'damero gen "
-                                         "--metrics wdl', without DTM and MTC)"
-                                       : "",
+                              with_mtc ? " (its tables were built with 'damero gen --metrics "
+                                         "wdl+mtc', without DTM)"
+                              : wdl_only ? " (its tables were built WDL-only, with 'damero gen "
+                                           "--metrics wdl', without DTM and MTC)"
+                                         : "",
                               tb->v->name, tb->root, name);
         }
         status = probe_use_file(tb, table, (enum table_metric)metric);

@@ -332,12 +332,12 @@ expect 2 "not both" -- probe --variant russian --dir "$t" --input "$batch" --fen
 expect 2 "--variant is required" -- probe --dir "$t" --input "$batch"
 
 
-# --- sets without DTM: a WDL-only build, and the whole build without its .dtm files -----
+# --- sets without DTM: a WDL-only build, and the engine set (WDL + MTC) -----------------
 # Each answers the whole set's WDL (and MTC), names the metric not built with the command
 # that builds it, ranks moves by WDL then MTC; a line plays by MTC, or says it needs it.
 w=$tmp/wdl wm=$tmp/wdl_mtc
 expect 0 "russian: 9 tables built" -- gen --variant russian --pieces 3 --metrics wdl --dir "$w"
-mkdir -p "$wm/russian" && cp "$t"/russian/*.wdl "$t"/russian/*.mtc "$wm/russian/"
+expect 0 "russian: 9 tables built" -- gen --variant russian --pieces 3 --metrics wdl+mtc --dir "$wm"
 win=W:WKa1,Kc1:BKh8
 run probe --variant russian --dir "$t" "$win"
 whole=$out
@@ -382,6 +382,9 @@ expect 1 "a line needs DTM or MTC tables, and these hold only WDL (as 'damero ge
 expect 1 '{"fen": "W:WKa1,Kc1:BKh8", "error": "a line needs DTM or MTC' -- \
   line --variant russian --dir "$w" --json "$win"
 # the rules weigh counts against DTM: their absence named
-expect 1 "no .dtm table for KKvK in $wm/russian" -- probe --variant russian --dir "$wm" --rules "$win"
+expect 1 "no .dtm table for KKvK in $wm/russian (its tables were built with 'damero gen --metrics wdl+mtc', without DTM)" -- \
+  probe --variant russian --dir "$wm" --rules "$win"
+expect 1 "no .dtm table for KKvK in $w/russian (its tables were built WDL-only" -- \
+  probe --variant russian --dir "$w" --rules "$win"
 
 summary
