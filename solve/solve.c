@@ -281,6 +281,43 @@ struct spot {
     uint64_t index, place;
 };
 
+/* The predecessors of p by a king move of the side not to move, in men configuration
+ * `config` (a king move keeps it): numbered from p's kings with one of them on another
+ * square, with no position built nor division. */
+static int king_predecessors(const struct solver *s, const struct position *p, uint64_t config,
+                             struct spot *out)
+{
+    enum side mover = side_other(p->side);
+    bb_t occupied = position_occupied(p);
+    uint64_t indices[MAX_MOVES];
+    int found = 0, k;
+    BB_FOR_EACH(k, p->kings[mover]) {
+        bb_t origins = 0; /* quiet king moves go both ways: where it sees is where it came from */
+        for (int d = 0; d < NUM_DIRS; d++)
+            origins |= king_quiet_targets(s->v, s->t->ix.g, k, (enum direction)d, occupied);
+        found += index_of_king_moves(&s->t->ix, config, p, mover, k, origins, indices + found);
+    }
+    for (int u = 0; u < found; u++)
+        out[u] = (struct spot){ indices[u], place_in_config(s, config, indices[u]) };
+    return found;
+}
+
+/* The predecessors of p by a man's sideways step (Turkish), which changes the men
+ * configuration. */
+static int sideways_predecessors(const struct solver *s, const struct position *p,
+                                 struct spot *out)
+{
+    struct unmove_list list;
+    struct position pred;
+    generate_sideways_unmoves(s->v, p, &list);
+    for (int u = 0; u < list.count; u++) {
+        unmake_move(p, &list.moves[u], &pred);
+        out[u].index = index_of(&s->t->ix, &pred, NULL);
+        out[u].place = level_place(s, out[u].index);
+    }
+    return list.count;
+}
+
 /* The positions with the other side to move whose move leads to p (or, in a reduced
  * material, to any position p stands for), among the moves the pass iterates. Each such
  * move is listed once, so that a position is listed as many times as it has moves into
@@ -288,10 +325,8 @@ struct spot {
 static int predecessors(const struct solver *s, enum metric_pass pass, const struct position *p,
                         uint64_t config, struct spot *out)
 {
-    struct position pred;
-    struct unmove_list list;
     const uint8_t *count = s->count[side_other(p->side)];
-    int n = 0;
+    int n = 0, found;
 
     if (s->t->ix.reduced) {
         uint64_t indices[NUM_SYMS * MAX_MOVES];
@@ -300,25 +335,12 @@ static int predecessors(const struct solver *s, enum metric_pass pass, const str
             out[k] = (struct spot){ indices[k], level_place(s, indices[k]) };
         return n;
     }
-    if (pass == PASS_MTC)
-        generate_king_unmoves(s->v, p, &list);
-    else
-        generate_level_unmoves(s->v, p, &list);
-    for (int u = 0; u < list.count; u++) {
-        struct spot at;
-        unmake_move(p, &list.moves[u], &pred);
-        /* a man's sideways step changes the men configuration; a king move does not */
-        if (list.moves[u].kind != UNMOVE_KING) {
-            at.index = index_of(&s->t->ix, &pred, NULL);
-            at.place = level_place(s, at.index);
-        } else { /* a king move keeps the configuration: no division */
-            at.index = index_of_kings(&s->t->ix, config, &pred, NULL);
-            at.place = place_in_config(s, config, at.index);
-        }
-        __builtin_prefetch(&count[at.place]); /* far apart: fetched while the rest are found */
-        out[u] = at;
-    }
-    for (int u = 0; u < list.count; u++) /* those that must capture have no quiet move */
+    found = king_predecessors(s, p, config, out);
+    if (pass != PASS_MTC && men_step_sideways(s->t->ix.g))
+        found += sideways_predecessors(s, p, out + found);
+    for (int u = 0; u < found; u++) /* far apart: fetched while the others are read */
+        __builtin_prefetch(&count[out[u].place]);
+    for (int u = 0; u < found; u++) /* those that must capture have no quiet move */
         if (!(count[out[u].place] & MUST_CAPTURE))
             out[n++] = out[u];
     return n;
