@@ -99,33 +99,41 @@ static void for_each_run(struct solver *s, const struct level *l, run_step *step
     }
 }
 
-/* Work on one position: p holds its men and side to move (the kings are placed by
- * index_place_kings when needed), i is its index and j its place in the level. */
+/* Work on one position: p holds its men and side to move, and its kings when the walk
+ * places them (else index_place_kings places them when needed); i is its index and j its
+ * place in the level. */
 typedef void position_step(struct solver *s, struct position *p, uint64_t i, uint64_t j);
 
 struct position_walk {
     position_step *step;
+    bool place_kings; /* once for both sides to move: the step needs them everywhere */
 };
 
 static void step_positions(struct solver *s, uint64_t config, uint64_t first, uint64_t count,
                            void *arg)
 {
-    position_step *step = ((const struct position_walk *)arg)->step;
-    struct position men, p;
+    const struct position_walk *walk = arg;
+    struct position men, placed, p;
     index_men_position(&s->t->ix, config, WHITE, &men);
-    for (uint64_t i = first; i < first + count; i++)
+    for (uint64_t i = first; i < first + count; i++) {
+        placed = men;
+        if (walk->place_kings)
+            index_place_kings(&s->t->ix, i, &placed);
         for (int side = WHITE; side <= BLACK; side++) {
-            p = men;
+            p = placed;
             p.side = (enum side)side;
-            step(s, &p, i, place_in_config(s, config, i));
+            walk->step(s, &p, i, place_in_config(s, config, i));
         }
+    }
 }
 
 /* Runs step on every position of the level, both sides to move, over all threads,
- * decoding the men once per configuration. */
-static void for_each_position(struct solver *s, const struct level *l, position_step *step)
+ * decoding the men once per configuration (and with place_kings, the kings once per
+ * index). */
+static void for_each_position(struct solver *s, const struct level *l, position_step *step,
+                              bool place_kings)
 {
-    struct position_walk walk = { step };
+    struct position_walk walk = { step, place_kings };
     for_each_run(s, l, step_positions, &walk);
 }
 
@@ -186,7 +194,7 @@ static void init_position(struct solver *s, struct position *p, uint64_t i, uint
     int internal = 0;
     enum side side = p->side;
 
-    index_place_kings(&s->t->ix, i, p);
+    (void)i; /* the walk placed the kings */
     enum game_end end = lone_piece_end(s->v, p);
     if (end != GAME_GOES_ON) {
         /* the game is over as it stands: final, no move to wait for */
@@ -702,16 +710,16 @@ static int solve_level(struct solver *s, const struct level *l)
         memset(s->wdl[WHITE], 0, n);
         memset(s->wdl[BLACK], 0, n);
     }
-    for_each_position(s, l, init_position);
+    for_each_position(s, l, init_position, true);
     if ((kings || sideways) && iterate(s, l, s->two_bits ? PASS_WDL : PASS_DTM) < 0)
         return -1;
     if (s->two_bits)
         return 0;
-    for_each_position(s, l, settle_position);
+    for_each_position(s, l, settle_position, false);
     if (s->ts->wdl_only) /* no MTC wanted: its pass is skipped, its values left unused */
         return 0;
     if (sideways)
-        for_each_position(s, l, seed_sideways_mtc);
+        for_each_position(s, l, seed_sideways_mtc, false);
     if (kings && iterate(s, l, PASS_MTC) < 0)
         return -1;
     return 0;
