@@ -494,13 +494,15 @@ static void tell_mtc(struct solver *s, enum side side, struct spot at, bool lost
 }
 
 /* WDL in two bits: the same, without distances. A position is listed when it becomes
- * won or lost, by the one thread that settles it. */
+ * won or lost, by the one thread that settles it. One already settled is left alone
+ * after a plain read: counting its moves down, or setting it won again with an atomic
+ * operation, would be wasted (most predecessors of a lost position are won already). */
 static void tell_wdl(struct solver *s, enum side side, struct spot at, bool lost, int plies,
                      struct findings *f)
 {
-    if (!lost && (__atomic_load_n(&s->wdl[side][at.place / 4], __ATOMIC_RELAXED) >>
-                  (2 * (at.place % 4)) & 3) != WDL_DRAW)
-        return; /* settled already: counting its moves down would be wasted */
+    if ((__atomic_load_n(&s->wdl[side][at.place / 4], __ATOMIC_RELAXED) >>
+         (2 * (at.place % 4)) & 3) != WDL_DRAW)
+        return;
     if (lost ? wdl_settle(s->wdl[side], at.place, WDL_WIN)
              : refute_move(s, side, at.place) && wdl_settle(s->wdl[side], at.place, WDL_LOSS))
         found_final(f, plies + 1, side, at.index);
