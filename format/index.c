@@ -410,17 +410,6 @@ static ALWAYS_INLINE uint64_t index_of_kings_body(const struct material_index *i
            kings_rank(ix, ix->g->board & ~men, p->kings[WHITE], p->kings[BLACK]);
 }
 
-CPU_CLONES(uint64_t, index_of_kings,
-           (const struct material_index *ix, uint64_t men_config, const struct position *p,
-            bool *representative),
-           (ix, men_config, p, representative))
-
-uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
-                        const struct position *p, bool *representative)
-{
-    return CPU_CHOOSE(index_of_kings)(ix, men_config, p, representative);
-}
-
 static ALWAYS_INLINE int index_of_king_moves_body(const struct material_index *ix,
                                                   uint64_t men_config, const struct position *p,
                                                   enum side side, int square, bb_t squares,
