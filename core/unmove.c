@@ -82,12 +82,12 @@ void generate_king_unmoves(const struct variant *v, const struct position *p,
         add_king_unmoves(v, p, false, list, sq);
 }
 
-void generate_level_unmoves(const struct variant *v, const struct position *p,
-                            struct unmove_list *list)
+void generate_sideways_unmoves(const struct variant *v, const struct position *p,
+                               struct unmove_list *list)
 {
     const struct geometry *g = v->board();
     int sq;
-    generate_king_unmoves(v, p, list);
+    list_clear(list);
     BB_FOR_EACH(sq, p->men[side_other(p->side)])
         add_man_unmoves(v, p, false, list, sq, UNMOVE_MAN, g->num_man_forward, g->num_man_dirs);
 }

@@ -41,12 +41,12 @@ void generate_unmoves(const struct variant *v, const struct position *p,
 void generate_king_unmoves(const struct variant *v, const struct position *p,
                            struct unmove_list *list);
 
-/* The king moves and men's sideways steps of the side not to move that lead to p: the
- * quiet moves that leave its men as advanced as they were, which the retrograde solver
- * iterates within a level of men configurations. Unchecked for captures, as
- * generate_king_unmoves. Thread-safe. */
-void generate_level_unmoves(const struct variant *v, const struct position *p,
-                            struct unmove_list *list);
+/* The men's sideways steps of the side not to move that lead to p: with the king moves,
+ * the quiet moves that leave its men as advanced as they were, which the retrograde
+ * solver iterates within a level of men configurations (none where men step forward
+ * only). Unchecked for captures, as generate_king_unmoves. Thread-safe. */
+void generate_sideways_unmoves(const struct variant *v, const struct position *p,
+                               struct unmove_list *list);
 
 /* The position before the un-move u of p. */
 void unmake_move(const struct position *p, const struct unmove *u, struct position *out);

@@ -410,15 +410,38 @@ static ALWAYS_INLINE uint64_t index_of_kings_body(const struct material_index *i
            kings_rank(ix, ix->g->board & ~men, p->kings[WHITE], p->kings[BLACK]);
 }
 
-CPU_CLONES(uint64_t, index_of_kings,
-           (const struct material_index *ix, uint64_t men_config, const struct position *p,
-            bool *representative),
-           (ix, men_config, p, representative))
-
-uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
-                        const struct position *p, bool *representative)
+static ALWAYS_INLINE int index_of_king_moves_body(const struct material_index *ix,
+                                                  uint64_t men_config, const struct position *p,
+                                                  enum side side, int square, bb_t squares,
+                                                  uint64_t *out, const bool fast)
 {
-    return CPU_CHOOSE(index_of_kings)(ix, men_config, p, representative);
+    bb_t free = ix->g->board & ~(p->men[WHITE] | p->men[BLACK]);
+    bb_t wk = p->kings[WHITE], bk = p->kings[BLACK];
+    uint64_t base = men_config * ix->king_count;
+    int n = 0, to;
+    (void)fast;
+    if (side == WHITE) {
+        BB_FOR_EACH(to, squares)
+            out[n++] = base + kings_rank(ix, free, (wk & ~bb_of(square)) | bb_of(to), bk);
+        return n;
+    }
+    /* White's kings stay: their part of the number is found once */
+    base += set_rank(free, wk) * choose(bb_count(free) - ix->m.kings[WHITE], ix->m.kings[BLACK]);
+    BB_FOR_EACH(to, squares)
+        out[n++] = base + set_rank(free & ~wk, (bk & ~bb_of(square)) | bb_of(to));
+    return n;
+}
+
+CPU_CLONES(int, index_of_king_moves,
+           (const struct material_index *ix, uint64_t men_config, const struct position *p,
+            enum side side, int square, bb_t squares, uint64_t *out),
+           (ix, men_config, p, side, square, squares, out))
+
+int index_of_king_moves(const struct material_index *ix, uint64_t men_config,
+                        const struct position *p, enum side side, int square, bb_t squares,
+                        uint64_t *out)
+{
+    return CPU_CHOOSE(index_of_king_moves)(ix, men_config, p, side, square, squares, out);
 }
 
 void index_king_images(const struct material_index *ix, const struct position *p,

@@ -79,9 +79,14 @@ void index_men_position(const struct material_index *ix, uint64_t men_config, en
                         struct position *out);
 void index_place_kings(const struct material_index *ix, uint64_t i, struct position *p);
 
-/* index_of() for a position known to have the men of configuration men_config. */
-uint64_t index_of_kings(const struct material_index *ix, uint64_t men_config,
-                        const struct position *p, bool *representative);
+/* index_of() of p, whose men are those of configuration men_config, with its king of
+ * `side` on square `square` put on each square of `squares` (empty ones) instead, the
+ * other pieces staying: the positions one king move away, numbered without building them. Writes the indices to out in increasing order of
+ * the squares and returns how many. Not for a reduced material. Thread-safe.
+ * Use: the retrograde solver's predecessors by king moves. */
+int index_of_king_moves(const struct material_index *ix, uint64_t men_config,
+                        const struct position *p, enum side side, int square, bb_t squares,
+                        uint64_t *out);
 
 /* The images of a kings-only position's kings under the board's symmetries, as sets of
  * dense square numbers: what index_of_moved() needs to number the positions one

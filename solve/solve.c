@@ -104,33 +104,41 @@ static void for_each_run(struct solver *s, const struct level *l, run_step *step
     }
 }
 
-/* Work on one position: p holds its men and side to move (the kings are placed by
- * index_place_kings when needed), i is its index and j its place in the level. */
+/* Work on one position: p holds its men and side to move, and its kings when the walk
+ * places them (else index_place_kings places them when needed); i is its index and j its
+ * place in the level. */
 typedef void position_step(struct solver *s, struct position *p, uint64_t i, uint64_t j);
 
 struct position_walk {
     position_step *step;
+    bool place_kings; /* once for both sides to move: the step needs them everywhere */
 };
 
 static void step_positions(struct solver *s, uint64_t config, uint64_t first, uint64_t count,
                            void *arg)
 {
-    position_step *step = ((const struct position_walk *)arg)->step;
-    struct position men, p;
+    const struct position_walk *walk = arg;
+    struct position men, placed, p;
     index_men_position(&s->t->ix, config, WHITE, &men);
-    for (uint64_t i = first; i < first + count; i++)
+    for (uint64_t i = first; i < first + count; i++) {
+        placed = men;
+        if (walk->place_kings)
+            index_place_kings(&s->t->ix, i, &placed);
         for (int side = WHITE; side <= BLACK; side++) {
-            p = men;
+            p = placed;
             p.side = (enum side)side;
-            step(s, &p, i, place_in_config(s, config, i));
+            walk->step(s, &p, i, place_in_config(s, config, i));
         }
+    }
 }
 
 /* Runs step on every position of the level, both sides to move, over all threads,
- * decoding the men once per configuration. */
-static void for_each_position(struct solver *s, const struct level *l, position_step *step)
+ * decoding the men once per configuration (and with place_kings, the kings once per
+ * index). */
+static void for_each_position(struct solver *s, const struct level *l, position_step *step,
+                              bool place_kings)
 {
-    struct position_walk walk = { step };
+    struct position_walk walk = { step, place_kings };
     for_each_run(s, l, step_positions, &walk);
 }
 
@@ -198,7 +206,7 @@ static void init_position(struct solver *s, struct position *p, uint64_t i, uint
     int internal = 0;
     enum side side = p->side;
 
-    index_place_kings(&s->t->ix, i, p);
+    (void)i; /* the walk placed the kings */
     enum game_end end = lone_piece_end(s->v, p);
     if (end != GAME_GOES_ON) {
         /* the game is over as it stands: final, no move to wait for */
@@ -293,6 +301,43 @@ struct spot {
     uint64_t index, place;
 };
 
+/* The predecessors of p by a king move of the side not to move, in men configuration
+ * `config` (a king move keeps it): numbered from p's kings with one of them on another
+ * square, with no position built nor division. */
+static int king_predecessors(const struct solver *s, const struct position *p, uint64_t config,
+                             struct spot *out)
+{
+    enum side mover = side_other(p->side);
+    bb_t occupied = position_occupied(p);
+    uint64_t indices[MAX_MOVES];
+    int found = 0, k;
+    BB_FOR_EACH(k, p->kings[mover]) {
+        bb_t origins = 0; /* quiet king moves go both ways: where it sees is where it came from */
+        for (int d = 0; d < NUM_DIRS; d++)
+            origins |= king_quiet_targets(s->v, s->t->ix.g, k, (enum direction)d, occupied);
+        found += index_of_king_moves(&s->t->ix, config, p, mover, k, origins, indices + found);
+    }
+    for (int u = 0; u < found; u++)
+        out[u] = (struct spot){ indices[u], place_in_config(s, config, indices[u]) };
+    return found;
+}
+
+/* The predecessors of p by a man's sideways step (Turkish), which changes the men
+ * configuration. */
+static int sideways_predecessors(const struct solver *s, const struct position *p,
+                                 struct spot *out)
+{
+    struct unmove_list list;
+    struct position pred;
+    generate_sideways_unmoves(s->v, p, &list);
+    for (int u = 0; u < list.count; u++) {
+        unmake_move(p, &list.moves[u], &pred);
+        out[u].index = index_of(&s->t->ix, &pred, NULL);
+        out[u].place = level_place(s, out[u].index);
+    }
+    return list.count;
+}
+
 /* The positions with the other side to move whose move leads to p (or, in a reduced
  * material, to any position p stands for), among the moves the pass iterates. Each such
  * move is listed once, so that a position is listed as many times as it has moves into
@@ -300,10 +345,8 @@ struct spot {
 static int predecessors(const struct solver *s, enum metric_pass pass, const struct position *p,
                         uint64_t config, struct spot *out)
 {
-    struct position pred;
-    struct unmove_list list;
     const uint8_t *count = s->count[side_other(p->side)];
-    int n = 0;
+    int n = 0, found;
 
     if (s->t->ix.reduced) {
         uint64_t indices[NUM_SYMS * MAX_MOVES];
@@ -312,25 +355,12 @@ static int predecessors(const struct solver *s, enum metric_pass pass, const str
             out[k] = (struct spot){ indices[k], level_place(s, indices[k]) };
         return n;
     }
-    if (pass == PASS_MTC)
-        generate_king_unmoves(s->v, p, &list);
-    else
-        generate_level_unmoves(s->v, p, &list);
-    for (int u = 0; u < list.count; u++) {
-        struct spot at;
-        unmake_move(p, &list.moves[u], &pred);
-        /* a man's sideways step changes the men configuration; a king move does not */
-        if (list.moves[u].kind != UNMOVE_KING) {
-            at.index = index_of(&s->t->ix, &pred, NULL);
-            at.place = level_place(s, at.index);
-        } else { /* a king move keeps the configuration: no division */
-            at.index = index_of_kings(&s->t->ix, config, &pred, NULL);
-            at.place = place_in_config(s, config, at.index);
-        }
-        __builtin_prefetch(&count[at.place]); /* far apart: fetched while the rest are found */
-        out[u] = at;
-    }
-    for (int u = 0; u < list.count; u++) /* those that must capture have no quiet move */
+    found = king_predecessors(s, p, config, out);
+    if (pass != PASS_MTC && men_step_sideways(s->t->ix.g))
+        found += sideways_predecessors(s, p, out + found);
+    for (int u = 0; u < found; u++) /* far apart: fetched while the others are read */
+        __builtin_prefetch(&count[out[u].place]);
+    for (int u = 0; u < found; u++) /* those that must capture have no quiet move */
         if (!(count[out[u].place] & MUST_CAPTURE))
             out[n++] = out[u];
     return n;
@@ -476,13 +506,16 @@ static void tell_mtc(struct solver *s, enum side side, struct spot at, bool lost
 }
 
 /* WDL in two bits: the same, without distances. A position is listed when it becomes
- * won or lost, by the one thread that settles it; by plies of MTC, its MTC is that ply. */
+ * won or lost, by the one thread that settles it; by plies of MTC, its MTC is that ply.
+ * One already settled is left alone after a plain read: counting its moves down, or
+ * setting it won again with an atomic operation, would be wasted (most predecessors of a
+ * lost position are won already). */
 static void tell_wdl(struct solver *s, enum side side, struct spot at, bool lost, int plies,
                      struct findings *f)
 {
-    if (!lost && (__atomic_load_n(&s->wdl[side][at.place / 4], __ATOMIC_RELAXED) >>
-                  (2 * (at.place % 4)) & 3) != WDL_DRAW)
-        return; /* settled already: counting its moves down would be wasted */
+    if ((__atomic_load_n(&s->wdl[side][at.place / 4], __ATOMIC_RELAXED) >>
+         (2 * (at.place % 4)) & 3) != WDL_DRAW)
+        return;
     if (lost ? !wdl_settle(s->wdl[side], at.place, WDL_WIN)
              : !refute_move(s, side, at.place) || !wdl_settle(s->wdl[side], at.place, WDL_LOSS))
         return;
@@ -707,18 +740,18 @@ static int solve_level(struct solver *s, const struct level *l)
      * sideways step is a conversion, which a pass over the level's moves cannot tell by
      * plies: there the MTC pass follows. */
     s->mtc_by_plies = s->two_bits && s->with_mtc && !sideways;
-    for_each_position(s, l, init_position);
+    for_each_position(s, l, init_position, true);
     if ((kings || sideways) && iterate(s, l, s->two_bits ? PASS_WDL : PASS_DTM) < 0)
         return -1;
     if (s->two_bits && (!s->with_mtc || s->mtc_by_plies))
         return 0;
     /* MTC reads only who wins each position of the level, whether from its DTM or from
      * two bits: a conversion is one ply whatever the value it reaches */
-    for_each_position(s, l, settle_position);
+    for_each_position(s, l, settle_position, false);
     if (!s->with_mtc) /* no MTC wanted: its pass is skipped, its values left unused */
         return 0;
     if (sideways)
-        for_each_position(s, l, seed_sideways_mtc);
+        for_each_position(s, l, seed_sideways_mtc, false);
     if (kings && iterate(s, l, PASS_MTC) < 0)
         return -1;
     return 0;

@@ -493,6 +493,48 @@ static void test_divider(void **state)
     }
 }
 
+/* index_of_king_moves numbers the positions one king away as index_of numbers them once
+ * built: every king of both sides put on every empty square, in every 101st position (a
+ * prime, so that both sides' kings and the men configurations all vary). */
+static void check_king_moves(const char *variant, const char *name)
+{
+    const struct variant *v = test_variant(variant);
+    struct material m = material_named(v, name);
+    struct material_index ix;
+    uint64_t got[64];
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    for (uint64_t i = 0; i < ix.size; i += 101) {
+        struct position p;
+        index_position(&ix, i, WHITE, &p);
+        bb_t empty = ix.g->board & ~position_occupied(&p);
+        for (int side = WHITE; side <= BLACK; side++) {
+            int k, to;
+            BB_FOR_EACH(k, p.kings[side]) {
+                int n = index_of_king_moves(&ix, index_men_config(&ix, i), &p, (enum side)side,
+                                            k, empty, got), at = 0;
+                assert_int_equal(n, bb_count(empty));
+                BB_FOR_EACH(to, empty) {
+                    struct position moved = p;
+                    moved.kings[side] = (p.kings[side] & ~bb_of(k)) | bb_of(to);
+                    if (got[at++] != index_of(&ix, &moved, NULL))
+                        fail_msg("%s %s: index %llu, king %d to %d", variant, name,
+                                 (unsigned long long)i, k, to);
+                }
+            }
+        }
+    }
+    index_free(&ix);
+}
+
+static void test_king_moves(void **state)
+{
+    (void)state;
+    check_king_moves("russian", "KKMvKM");
+    check_king_moves("russian", "KMvKKM");
+    check_king_moves("international", "KKvKM");
+    check_king_moves("turkish", "KKMvKM");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -505,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_progress_values),
         cmocka_unit_test(test_men_progress_all),
         cmocka_unit_test(test_divider),
+        cmocka_unit_test(test_king_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,18 +96,21 @@ static void test_unmoves_agree_with_moves(void **state)
 }
 
 /* The number of un-moves of `fen`: all of them, or with `level` the solver's within a
- * level (generate_level_unmoves). */
+ * level (generate_king_unmoves and generate_sideways_unmoves). */
 static int unmove_count(const char *variant, const char *fen, bool level)
 {
     const struct variant *v = test_variant(variant);
     struct position p = test_position(v, fen);
     struct unmove_list list;
 
-    if (level)
-        generate_level_unmoves(v, &p, &list);
-    else
+    if (!level) {
         generate_unmoves(v, &p, &list);
-    return list.count;
+        return list.count;
+    }
+    generate_king_unmoves(v, &p, &list);
+    int kings = list.count;
+    generate_sideways_unmoves(v, &p, &list);
+    return kings + list.count;
 }
 
 /* A king alone on the board can have come from any square it sees; a man from behind. */
