@@ -259,10 +259,17 @@ static damero_tb *find_tables(const struct server *s, const char *variant)
 
 /* What /api/VARIANT[/KIND] answers, by the path after the variant. */
 enum answer_kind {
-    ANSWER_PROBE, ANSWER_LINE, ANSWER_MOVES, ANSWER_START, ANSWER_RULES, ANSWER_KINDS
+    ANSWER_PROBE, ANSWER_LINE, ANSWER_MOVES, ANSWER_START, ANSWER_RULES, ANSWER_RULES_LINE,
+    ANSWER_KINDS
 };
 static const char *const kind_paths[ANSWER_KINDS] = { "", "/line", "/moves", "/start",
-                                                      "/rules" };
+                                                      "/rules", "/rules/line" };
+
+/* The answers that search under the rules: they pass the gate, within the budget. */
+static bool searches(enum answer_kind kind)
+{
+    return kind == ANSWER_RULES || kind == ANSWER_RULES_LINE;
+}
 
 /* What `damero probe --json --rules` prints, every count starting at pos. */
 static int rules_answer(damero_tb *tb, const damero_position *pos, int reading, json_t **json)
@@ -283,24 +290,38 @@ static int rules_answer(damero_tb *tb, const damero_position *pos, int reading, 
     return status;
 }
 
+/* What `damero line --json` prints, with --rules when under_rules (every count starting
+ * at pos). */
+static int line_answer(damero_tb *tb, const damero_position *pos, bool under_rules,
+                       int reading, json_t **json)
+{
+    damero_counts counts;
+    struct line l;
+    int status = line_init(&l, LINE_MAX_PLIES, pos) < 0 ? DAMERO_ERR_MEMORY : DAMERO_OK;
+
+    if (status == DAMERO_OK && under_rules &&
+        (status = damero_counts_start(tb, pos, &counts)) == DAMERO_OK)
+        status = line_under_rules(tb, &l, &counts, reading);
+    if (status == DAMERO_OK)
+        status = line_play(tb, &l);
+    if (status == DAMERO_OK)
+        status = line_json(tb, &l, json);
+    line_free(&l);
+    return status;
+}
+
 static int answer_json(damero_tb *tb, const damero_position *pos, enum answer_kind kind,
                        int reading, json_t **json)
 {
     damero_move *moves;
-    struct line l;
     int status;
 
     if (kind == ANSWER_START)
         return fen_json(tb, pos, json);
     if (kind == ANSWER_RULES)
         return rules_answer(tb, pos, reading, json);
-    if (kind == ANSWER_LINE) {
-        status = line_init(&l, LINE_MAX_PLIES, pos) < 0 ? DAMERO_ERR_MEMORY : line_play(tb, &l);
-        if (status == DAMERO_OK)
-            status = line_json(tb, &l, json);
-        line_free(&l);
-        return status;
-    }
+    if (kind == ANSWER_LINE || kind == ANSWER_RULES_LINE)
+        return line_answer(tb, pos, kind == ANSWER_RULES_LINE, reading, json);
     if (!(moves = malloc(DAMERO_MAX_MOVES * sizeof *moves)))
         return DAMERO_ERR_MEMORY;
     status = kind == ANSWER_PROBE ? position_json(tb, pos, moves, json)
@@ -365,8 +386,8 @@ static const char *failure_sentence(const struct server *s, int status, enum ans
                  "closer to the end", s->budget_ms);
         return sentence;
     }
-    return status == DAMERO_ERR_MEMORY && kind != ANSWER_RULES ? "out of memory"
-                                                               : damero_error_message();
+    return status == DAMERO_ERR_MEMORY && !searches(kind) ? "out of memory"
+                                                          : damero_error_message();
 }
 
 /* GET /api/VARIANT?fen=..., /api/VARIANT/line?fen=..., /api/VARIANT/moves?fen=...,
@@ -489,7 +510,10 @@ static enum MHD_Result answer_search(struct MHD_Connection *c, struct server *s,
 static bool is_search(const char *url)
 {
     const char *kind = strncmp(url, "/api/", 5) == 0 ? strchr(url + 5, '/') : NULL;
-    return kind && strcmp(kind, kind_paths[ANSWER_RULES]) == 0;
+    for (int k = 0; kind && k < ANSWER_KINDS; k++)
+        if (searches(k) && strcmp(kind, kind_paths[k]) == 0)
+            return true;
+    return false;
 }
 
 static struct watched *watched_of(struct MHD_Connection *c)
@@ -612,9 +636,11 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 
 /* ---- starting ---- */
 
-/* The board of tb as the page draws it: the square numbers row by row from the top. */
+/* The board of tb as the page draws it: the square numbers row by row from the top; and
+ * the side that moves first, which starts each numbered pair of moves. */
 static json_t *board_json(damero_tb *tb)
 {
+    damero_position start;
     damero_board board;
     char name[DAMERO_SQUARE_NAME_SIZE];
     json_t *grid = json_array(), *names = json_array();
@@ -629,10 +655,12 @@ static json_t *board_json(damero_tb *tb)
     for (int square = 1; square <= board.squares && names; square++)
         if (damero_square_name(tb, square, name) == DAMERO_OK)
             json_append(&names, json_string(name));
-    return json_pack("{s:s, s:i, s:i, s:i, s:b, s:o, s:o, s:i}", "variant",
-                     damero_variant(tb), "max_pieces", damero_max_pieces(tb), "columns", board.columns, "rows",
-                     board.rows, "algebraic", board.algebraic, "grid", grid, "names", names,
-                     "rules", damero_rule_count(tb));
+    damero_start_position(tb, &start);
+    return json_pack("{s:s, s:i, s:i, s:i, s:b, s:o, s:o, s:i, s:s}", "variant",
+                     damero_variant(tb), "max_pieces", damero_max_pieces(tb), "columns",
+                     board.columns, "rows", board.rows, "algebraic", board.algebraic, "grid",
+                     grid, "names", names, "rules", damero_rule_count(tb), "first",
+                     start.side_to_move == DAMERO_WHITE ? "W" : "B");
 }
 
 /* Opens the tables of every variant that has some in dir. Returns EXIT_OK or an exit

@@ -59,6 +59,16 @@ def rules_same_as_cli(c, damero, tables, base):
         want = json.loads(out)
         c.check(status == 200 and got == want and "rules" in got,
                 f"{variant} {fen} rules (reading {reading}): {status} {got} != {want}")
+    for variant, fen, reading in (("russian", "W:WKa1,Kc3:BKh8", "1"),
+                                  ("russian", "B:WKb2,Kc3:BKa1", "2")):
+        url = f"{base}api/{variant}/rules/line?fen={urllib.parse.quote(fen)}&reading={reading}"
+        status, got = get_json(url)
+        out = subprocess.run([damero, "line", "--variant", variant, "--dir", tables, "--json",
+                              "--reading", reading, fen], capture_output=True, text=True,
+                             check=True).stdout
+        want = json.loads(out)
+        c.check(status == 200 and got == want and "rules_result" in got,
+                f"{variant} {fen} rules/line (reading {reading}): {status} {got} != {want}")
     status, got = get_json(f"{base}api/russian/rules?fen=W:WKa1,Kc3:BKh8&reading=3")
     c.check(status == 400 and "reading is 1 or 2" in got.get("error", ""),
             f"reading=3: {status} {got}")
@@ -74,6 +84,7 @@ def variants(c, base):
                 f"{v['variant']}: the grid does not number the squares 1..{len(v['names'])}")
         c.check(v["max_pieces"] == 3, f"{v['variant']}: max_pieces {v['max_pieces']}")
         c.check(v["rules"] > 0, f"{v['variant']}: {v['rules']} move-limit rules")
+        c.check(v["first"] == "W", f"{v['variant']}: {v['first']} moves first")
     russian = next(v for v in got if v["variant"] == "russian")
     # White at the bottom: a1 (square 1) at the bottom left, h8 (32) at the top right
     c.check(russian["grid"][-1][0] == 1 and russian["grid"][0][-1] == 32 and
