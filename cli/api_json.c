@@ -74,43 +74,43 @@ static const damero_rules_value *bounded_rules_value(damero_tb *tb, const damero
     return status == DAMERO_OK ? value : NULL;
 }
 
-/* The rules value of the move of `moves` that leads to `after`, or NULL. */
-static const damero_rules_value *rules_value_of_move(damero_tb *tb, const damero_position *after,
-                                                     const damero_rules_move *moves, int count)
+/* The category of a move for the side that plays it: that of the position it leads to,
+ * for the other side, turned over. */
+static const char *turned_over(const char *category)
 {
-    char want[DAMERO_FEN_SIZE], fen[DAMERO_FEN_SIZE];
+    static const char *const pairs[][2] = { { "win", "loss" },
+                                            { "cursed-win", "blessed-loss" } };
 
-    if (damero_write_fen(tb, after, want) != DAMERO_OK)
-        return NULL;
-    for (int i = 0; i < count; i++)
-        if (damero_write_fen(tb, &moves[i].move.after, fen) == DAMERO_OK &&
-            strcmp(fen, want) == 0)
-            return &moves[i].value;
-    return NULL;
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        for (int side = 0; side < 2; side++)
+            if (strcmp(category, pairs[i][side]) == 0)
+                return pairs[i][!side];
+    return category; /* draw, unknown */
 }
 
-/* The category of each of the count moves (categories[i]), where the variant has
- * move-limit rules: damero_root_moves_rules within CATEGORY_ASKS, else only what the
- * plain value decides (a draw stays one under the rules). */
+/* The category of each of the count moves of pos (categories[i]), where the variant has
+ * move-limit rules: the position each leads to, with the counts after the move, searched
+ * under the rules within CATEGORY_ASKS in all (a won or lost move past them "unknown");
+ * a plain draw needs no search. */
 static void move_categories(damero_tb *tb, const damero_position *pos, const damero_move *moves,
                             int count, const char **categories)
 {
-    damero_rules_move *scored = malloc(DAMERO_MAX_MOVES * sizeof *scored);
-    int left = CATEGORY_ASKS, scored_count = 0, status = DAMERO_ERR_MEMORY;
+    damero_counts start, after;
+    damero_rules_value value;
+    int left = CATEGORY_ASKS, status;
 
-    if (scored) {
-        damero_set_stop(asks_spent, &left);
-        status = damero_root_moves_rules(tb, pos, NULL, 0, scored, DAMERO_MAX_MOVES,
-                                         &scored_count);
-        damero_set_stop(NULL, NULL);
+    status = damero_counts_start(tb, pos, &start);
+    damero_set_stop(asks_spent, &left);
+    for (int i = 0; i < count; i++) {
+        categories[i] = "unknown";
+        if (moves[i].value.wdl == DAMERO_DRAW)
+            categories[i] = "draw";
+        else if (status == DAMERO_OK && left >= 0 &&
+                 damero_counts_after(tb, pos, &start, &moves[i], &after) == DAMERO_OK &&
+                 damero_probe_rules(tb, &moves[i].after, &after, 0, &value) == DAMERO_OK)
+            categories[i] = turned_over(category_word(value.plain.wdl, &value));
     }
-    for (int i = 0; i < count; i++)
-        categories[i] = category_word(moves[i].value.wdl,
-                                      status == DAMERO_OK
-                                          ? rules_value_of_move(tb, &moves[i].after, scored,
-                                                                scored_count)
-                                          : NULL);
-    free(scored);
+    damero_set_stop(NULL, NULL);
 }
 
 int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
