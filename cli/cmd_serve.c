@@ -102,7 +102,8 @@ static const char help[] =
 #define METHODS "GET, HEAD, OPTIONS" /* the methods served, in Allow and CORS answers */
 #define API_CACHE "public, max-age=86400" /* an API answer only changes when the tables are
                                              rebuilt, which a day's cache can wait for */
-#define PAGE_CACHE "no-cache"     /* the page changes with the program: revalidated */
+#define PAGE_CACHE "no-cache"     /* the page changes with the program, the variants served
+                                     with a restart: revalidated */
 #define ERROR_CACHE "no-store"    /* a missing table may be built, a busy server free */
 
 struct serve_args {
@@ -636,7 +637,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
                           "only GET, HEAD and OPTIONS are served, not %s", method);
     if (strcmp(url, "/api/variants") == 0)
         return send_bytes(c, MHD_HTTP_OK, "application/json", s->variants_json,
-                          strlen(s->variants_json), MHD_RESPMEM_PERSISTENT, API_CACHE);
+                          strlen(s->variants_json), MHD_RESPMEM_PERSISTENT, PAGE_CACHE);
     if (is_search(url))
         return answer_search(c, s, url);
     if (strncmp(url, "/api/", 5) == 0)

@@ -335,6 +335,11 @@ def headers(c, base):
         c.check(first.getheader("Access-Control-Allow-Origin") == "*" and
                 "max-age=" in (first.getheader("Cache-Control") or ""),
                 f"200 headers: {first.getheaders()}")
+        conn.request("GET", "/api/variants")
+        listed = conn.getresponse()
+        listed.read()
+        c.check(listed.getheader("Cache-Control") == "no-cache",
+                f"/api/variants (served until a restart): {listed.getheaders()}")
         conn.request("OPTIONS", "/api/russian?fen=W:WKa1:BKh8",
                      headers={"Origin": "http://x.test", "Access-Control-Request-Method": "GET"})
         options = conn.getresponse()
