@@ -31,34 +31,125 @@ json_t *json_with_value(json_t *object, const damero_value *v)
     return object;
 }
 
-static json_t *move_json(damero_tb *tb, const damero_move *m)
+static json_t *move_json(damero_tb *tb, const damero_move *m, const char *category)
 {
     char after[DAMERO_FEN_SIZE];
-    json_t *object = json_with_value(json_pack("{s:s}", "move", m->text), &m->value);
+    json_t *object = json_with(json_with_value(json_pack("{s:s}", "move", m->text), &m->value),
+                               "category", json_string(category));
 
     if (damero_write_fen(tb, &m->after, after) == DAMERO_OK)
         object = json_with(object, "after", json_string(after));
     return object;
 }
 
+const char *category_word(int plain_wdl, const damero_rules_value *rules)
+{
+    if (!rules)
+        return plain_wdl == DAMERO_DRAW ? "draw" : "unknown";
+    if (rules->wdl != DAMERO_DRAW)
+        return rules->wdl == DAMERO_WIN ? "win" : "loss";
+    return plain_wdl == DAMERO_WIN ? "cursed-win" : plain_wdl == DAMERO_LOSS ? "blessed-loss"
+                                                                             : "draw";
+}
+
+/* The stop function of a category's search: it is asked every 1024 states, and stops at
+ * the (CATEGORY_ASKS + 1)th ask. A count of states, not a time, so that the answer is
+ * the same whatever the load. */
+static int asks_spent(void *context)
+{
+    int *left = context;
+    return --*left < 0;
+}
+
+/* damero_probe_rules (first reading, counts starting at pos) within CATEGORY_ASKS, or
+ * NULL when it needs more or fails (a set without DTM, memory). */
+static const damero_rules_value *bounded_rules_value(damero_tb *tb, const damero_position *pos,
+                                                     damero_rules_value *value)
+{
+    int left = CATEGORY_ASKS, status;
+
+    damero_set_stop(asks_spent, &left);
+    status = damero_probe_rules(tb, pos, NULL, 0, value);
+    damero_set_stop(NULL, NULL);
+    return status == DAMERO_OK ? value : NULL;
+}
+
+/* The category of a move for the side that plays it: that of the position it leads to,
+ * for the other side, turned over. */
+static const char *turned_over(const char *category)
+{
+    static const char *const pairs[][2] = { { "win", "loss" },
+                                            { "cursed-win", "blessed-loss" } };
+
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        for (int side = 0; side < 2; side++)
+            if (strcmp(category, pairs[i][side]) == 0)
+                return pairs[i][!side];
+    return category; /* draw, unknown */
+}
+
+/* The category of each of the count moves of pos (categories[i]), where the variant has
+ * move-limit rules: the position each leads to, with the counts after the move, searched
+ * under the rules within CATEGORY_ASKS in all (a won or lost move past them "unknown");
+ * a plain draw needs no search. */
+static void move_categories(damero_tb *tb, const damero_position *pos, const damero_move *moves,
+                            int count, const char **categories)
+{
+    damero_counts start, after;
+    damero_rules_value value;
+    int left = CATEGORY_ASKS, status;
+
+    status = damero_counts_start(tb, pos, &start);
+    damero_set_stop(asks_spent, &left);
+    for (int i = 0; i < count; i++) {
+        categories[i] = "unknown";
+        if (moves[i].value.wdl == DAMERO_DRAW)
+            categories[i] = "draw";
+        else if (status == DAMERO_OK && left >= 0 &&
+                 damero_counts_after(tb, pos, &start, &moves[i], &after) == DAMERO_OK &&
+                 damero_probe_rules(tb, &moves[i].after, &after, 0, &value) == DAMERO_OK)
+            categories[i] = turned_over(category_word(value.plain.wdl, &value));
+    }
+    damero_set_stop(NULL, NULL);
+}
+
 int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                   json_t **json)
 {
+    const char **categories = malloc(DAMERO_MAX_MOVES * sizeof *categories);
     char fen[DAMERO_FEN_SIZE];
     damero_value value;
-    json_t *list;
+    damero_rules_value rules;
+    const char *category;
+    json_t *list = NULL;
     int count, status;
 
     *json = NULL;
+    if (!categories)
+        return DAMERO_ERR_MEMORY;
     if ((status = damero_probe(tb, pos, &value)) != DAMERO_OK ||
         (status = damero_root_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count)) != DAMERO_OK ||
-        (status = damero_write_fen(tb, pos, fen)) != DAMERO_OK)
+        (status = damero_write_fen(tb, pos, fen)) != DAMERO_OK) {
+        free(categories);
         return status;
+    }
+    if (damero_rule_count(tb) == 0) {
+        /* no move-limit rules: the plain value is the value under them */
+        category = category_word(value.wdl, &(damero_rules_value){ .wdl = value.wdl });
+        for (int i = 0; i < count; i++)
+            categories[i] = category_word(moves[i].value.wdl,
+                                          &(damero_rules_value){ .wdl = moves[i].value.wdl });
+    } else {
+        category = category_word(value.wdl, bounded_rules_value(tb, pos, &rules));
+        move_categories(tb, pos, moves, count, categories);
+    }
     list = json_array();
     for (int i = 0; i < count && list; i++)
-        json_append(&list, move_json(tb, &moves[i]));
+        json_append(&list, move_json(tb, &moves[i], categories[i]));
+    free(categories);
     *json = json_pack("{s:s, s:s}", "variant", damero_variant(tb), "fen", fen);
-    *json = json_with(json_with_value(*json, &value), "moves", list);
+    *json = json_with(json_with_value(*json, &value), "category", json_string(category));
+    *json = json_with(*json, "moves", list);
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
 }
 
@@ -106,10 +197,15 @@ int position_rules_json(damero_tb *tb, const damero_position *pos, int reading,
         return status;
     list = json_array();
     for (int i = 0; i < count && list; i++)
-        json_append(&list, json_with(move_json(tb, &moves[i].move), "rules",
+        json_append(&list, json_with(move_json(tb, &moves[i].move,
+                                               category_word(moves[i].move.value.wdl,
+                                                             &moves[i].value)),
+                                     "rules",
                                      rules_value_json(tb, reading, &moves[i].value)));
     *json = json_pack("{s:s, s:s}", "variant", damero_variant(tb), "fen", fen);
-    *json = json_with(json_with_value(*json, &value->plain), "rules",
+    *json = json_with(json_with_value(*json, &value->plain), "category",
+                      json_string(category_word(value->plain.wdl, value)));
+    *json = json_with(*json, "rules",
                       rules_value_json(tb, reading, value));
     *json = json_with(*json, "moves", list);
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;

@@ -13,11 +13,24 @@
  * out. */
 json_t *json_with_value(json_t *object, const damero_value *v);
 
-/* {variant, fen, wdl, dtm, mtc, moves: [{move, wdl, dtm, mtc, after}, ...]}, moves best
- * first (damero_root_moves), dtm and mtc in plies or null in a draw. moves is room for
- * DAMERO_MAX_MOVES. Returns DAMERO_OK with *json set, or the damero error (with its
- * sentence) and *json NULL; DAMERO_ERR_MEMORY when the JSON cannot be built.
- * Thread-safe. */
+/* The states a category may search, in asks of the stop function (one per 1024 states:
+ * about 5000 states, a few milliseconds) before it gives up and says "unknown". */
+#define CATEGORY_ASKS 4
+
+/* The value under the move-limit rules (first reading, counts starting at the position)
+ * in Lichess's words: "win", "cursed-win" (a win the rules make a draw), "draw",
+ * "blessed-loss", "loss"; rules NULL where it is not known: "draw" for a plain draw
+ * (the rules only add draws), else "unknown". plain_wdl: enum damero_wdl. */
+const char *category_word(int plain_wdl, const damero_rules_value *rules);
+
+/* {variant, fen, wdl, dtm, mtc, category, moves: [{move, wdl, dtm, mtc, category, after},
+ * ...]}, moves best first (damero_root_moves), dtm and mtc in plies or null in a draw,
+ * category as category_word says: where the variant has move-limit rules, from a search
+ * under them of at most CATEGORY_ASKS (cheap where the rule tables are built), "unknown"
+ * for a win or loss it cannot settle within that. moves is room for DAMERO_MAX_MOVES.
+ * The thread's stop function (damero_set_stop) is NULL after the call. Returns DAMERO_OK
+ * with *json set, or the damero error (with its sentence) and *json NULL;
+ * DAMERO_ERR_MEMORY when the JSON cannot be built. Thread-safe. */
 int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                   json_t **json);
 
@@ -29,8 +42,9 @@ int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
  * out. Thread-safe. */
 json_t *rules_value_json(const damero_tb *tb, int reading, const damero_rules_value *v);
 
-/* position_json's object for a probe under the rules: {variant, fen, wdl, dtm, mtc, rules,
- * moves: [{move, wdl, dtm, mtc, after, rules}, ...]}, the moves as
+/* position_json's object for a probe under the rules: {variant, fen, wdl, dtm, mtc,
+ * category, rules, moves: [{move, wdl, dtm, mtc, category, after, rules}, ...]} (category from
+ * the rules values given), the moves as
  * damero_root_moves_rules orders them (count of them in moves). Returns as
  * position_json. */
 int position_rules_json(damero_tb *tb, const damero_position *pos, int reading,

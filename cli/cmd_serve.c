@@ -28,15 +28,20 @@ static const char help[] =
     "usage: damero serve [--dir DIR] [--port N] [--bind ADDR] [--cache MB] [--budget MS]\n"
     "\n"
     "Serves the tables of every variant that has some in DIR: a web page to explore them\n"
-    "(a board, the value of the position, every move with its value, the best line,\n"
-    "position editing) at http://ADDR:N/, and an HTTP API:\n"
+    "(a board, the value of the position, every move with its value and its value under\n"
+    "the rules, the best line, position editing, a pasted PDN game) at http://ADDR:N/, and\n"
+    "an HTTP API:\n"
     "\n"
     "  GET /api/variants             the variants served, with their boards: a list of\n"
     "                                {variant, max_pieces, columns, rows, algebraic, grid\n"
     "                                (the square numbers, top row first, 0 where no piece\n"
     "                                stands), names (of squares 1, 2, ...), rules (how\n"
-    "                                many move-limit rules the variant has)}\n"
-    "  GET /api/VARIANT?fen=FEN      what 'damero probe --json' prints\n"
+    "                                many move-limit rules the variant has), first (the\n"
+    "                                side that moves first, W or B)}\n"
+    "  GET /api/VARIANT?fen=FEN      what 'damero probe --json' prints, with a category\n"
+    "                                (win, cursed-win, draw, blessed-loss, loss, or\n"
+    "                                unknown where a short search under the rules cannot\n"
+    "                                settle it) on the position and on every move\n"
     "  GET /api/VARIANT/line?fen=FEN what 'damero line --json' prints\n"
     "  GET /api/VARIANT/moves?fen=FEN the legal moves without values, for a position\n"
     "                                outside the tables: {variant, fen, moves: [{move,\n"
@@ -47,12 +52,17 @@ static const char help[] =
     "                                under the move-limit rules, every count starting at\n"
     "                                the position (503 when the search needs more room\n"
     "                                or time)\n"
+    "  GET /api/VARIANT/rules/line?fen=FEN[&reading=2]\n"
+    "                                what 'damero line --json --rules' prints (a search,\n"
+    "                                as /rules)\n"
     "\n"
-    "Errors are JSON too, {\"error\": sentence, \"status\": code}: 400 for a bad FEN or\n"
-    "request, 404 for an unknown variant or path and a missing table, 503 (with\n"
-    "Retry-After) when the server is busy or a search spends its budget. Only GET (and\n"
-    "HEAD) is answered; the page is compiled into the program, so nothing else on the disk\n"
-    "can be read.\n"
+    "Errors are JSON too, {\"error\": sentence, \"status\": code, \"reason\": word}: 400\n"
+    "bad_request (a bad FEN or request), 404 not_found (an unknown variant or path) or\n"
+    "table_missing (the position's table is not built), 405 method_not_allowed, 503 busy\n"
+    "(with Retry-After: the server is busy or a search spent its budget). GET, HEAD and\n"
+    "OPTIONS are answered, to any origin (CORS); connections are kept alive; answers may\n"
+    "be cached a day (Cache-Control), errors not. The page is compiled into the program,\n"
+    "so nothing else on the disk can be read.\n"
     "\n"
     "Under load: the searches under the rules run as many at once as there are cores, and\n"
     "at most four times as many wait; more are refused (503) at once. A search stops when\n"
@@ -89,6 +99,12 @@ static const char help[] =
 #define THREAD_STACK (4 << 20)    /* probing a capture takes 32 KB of stack per piece */
 #define LINE_MAX_PLIES 1000       /* as `damero line` */
 #define MAX_VARIANTS 32
+#define METHODS "GET, HEAD, OPTIONS" /* the methods served, in Allow and CORS answers */
+#define API_CACHE "public, max-age=86400" /* an API answer only changes when the tables are
+                                             rebuilt, which a day's cache can wait for */
+#define PAGE_CACHE "no-cache"     /* the page changes with the program, the variants served
+                                     with a restart: revalidated */
+#define ERROR_CACHE "no-store"    /* a missing table may be built, a busy server free */
 
 struct serve_args {
     struct table_args t; /* dir and cache_bytes */
@@ -128,44 +144,75 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 
 /* ---- answers ---- */
 
+/* Queues r with the headers every answer has: any page may call the API (CORS: the
+ * answers are public and the server keeps no session), and a 405 says what is allowed. */
+static enum MHD_Result queue(struct MHD_Connection *c, unsigned status, struct MHD_Response *r,
+                             const char *cache)
+{
+    enum MHD_Result queued;
+
+    MHD_add_response_header(r, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, cache);
+    if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER);
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, METHODS);
+    queued = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return queued;
+}
+
 static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned status, const char *type,
                                   const void *data, size_t size,
-                                  enum MHD_ResponseMemoryMode mode)
+                                  enum MHD_ResponseMemoryMode mode, const char *cache)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(size, (void *)data, mode);
-    enum MHD_Result queued;
 
     if (!r)
         return MHD_NO;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Content-Security-Policy", "default-src 'self'");
-    if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER);
-    queued = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
-    return queued;
+    return queue(c, status, r, cache);
+}
+
+/* The answer to OPTIONS, a browser's CORS preflight among others: 204, what may be
+ * asked, and for how long the browser may remember it. */
+static enum MHD_Result send_options(struct MHD_Connection *c)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, METHODS);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_METHODS, METHODS);
+    MHD_add_response_header(r, "Access-Control-Allow-Headers", "*");
+    MHD_add_response_header(r, "Access-Control-Max-Age", "86400");
+    return queue(c, MHD_HTTP_NO_CONTENT, r, API_CACHE);
 }
 
 /* Sends json (freed here) with the status; an API answer may be read from any page. */
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json_t *json)
 {
+    const char *cache = status == MHD_HTTP_OK ? API_CACHE : ERROR_CACHE;
     static const char no_memory[] = "{\"error\": \"out of memory\", \"status\": 503}";
     char *text = json ? json_dumps(json, 0) : NULL;
 
     json_decref(json);
     if (!text)
         return send_bytes(c, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", no_memory,
-                          strlen(no_memory), MHD_RESPMEM_PERSISTENT);
-    return send_bytes(c, status, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
+                          strlen(no_memory), MHD_RESPMEM_PERSISTENT, ERROR_CACHE);
+    return send_bytes(c, status, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE,
+                      cache);
 }
 
-/* {"error": message, "status": status}. The message may quote the request, so bytes
- * outside printable ASCII become '?': the JSON stays valid UTF-8 whatever was sent. */
-static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *fmt,
-                                  ...) __attribute__((format(printf, 3, 4)));
-static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *fmt,
-                                  ...)
+/* {"error": message, "status": status, "reason": reason}. The message may quote the
+ * request, so bytes outside printable ASCII become '?': the JSON stays valid UTF-8
+ * whatever was sent. reason: a word a program can test (docs/commands.md lists them). */
+static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *reason,
+                                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *reason,
+                                  const char *fmt, ...)
 {
     char message[512];
     va_list ap;
@@ -176,8 +223,21 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
     for (char *s = message; *s; s++)
         if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
             *s = '?';
-    return send_json(c, status, json_with(json_with_error(json_object(), message), "status",
-                                          json_integer(status)));
+    return send_json(c, status, json_with(json_with(json_with_error(json_object(), message),
+                                                    "status", json_integer(status)),
+                                          "reason", json_string(reason)));
+}
+
+/* The reason word of an answer that failed with the HTTP status. */
+static const char *reason_of_status(unsigned status)
+{
+    switch (status) {
+    case MHD_HTTP_BAD_REQUEST: return "bad_request";
+    case MHD_HTTP_NOT_FOUND: return "not_found";
+    case MHD_HTTP_METHOD_NOT_ALLOWED: return "method_not_allowed";
+    case MHD_HTTP_SERVICE_UNAVAILABLE: return "busy";
+    default: return "internal";
+    }
 }
 
 /* The HTTP status of a failed damero call. */
@@ -192,6 +252,14 @@ static unsigned status_of(int error)
     }
 }
 
+/* The reason word of a failed damero call: a table that is not built (a position beyond
+ * the tables, or a set without the DTM a search under the rules needs) is told apart
+ * from a wrong URL, both 404. */
+static const char *reason_of(int error)
+{
+    return error == DAMERO_ERR_MISSING ? "table_missing" : reason_of_status(status_of(error));
+}
+
 static damero_tb *find_tables(const struct server *s, const char *variant)
 {
     for (int i = 0; i < s->count; i++)
@@ -202,10 +270,17 @@ static damero_tb *find_tables(const struct server *s, const char *variant)
 
 /* What /api/VARIANT[/KIND] answers, by the path after the variant. */
 enum answer_kind {
-    ANSWER_PROBE, ANSWER_LINE, ANSWER_MOVES, ANSWER_START, ANSWER_RULES, ANSWER_KINDS
+    ANSWER_PROBE, ANSWER_LINE, ANSWER_MOVES, ANSWER_START, ANSWER_RULES, ANSWER_RULES_LINE,
+    ANSWER_KINDS
 };
 static const char *const kind_paths[ANSWER_KINDS] = { "", "/line", "/moves", "/start",
-                                                      "/rules" };
+                                                      "/rules", "/rules/line" };
+
+/* The answers that search under the rules: they pass the gate, within the budget. */
+static bool searches(enum answer_kind kind)
+{
+    return kind == ANSWER_RULES || kind == ANSWER_RULES_LINE;
+}
 
 /* What `damero probe --json --rules` prints, every count starting at pos. */
 static int rules_answer(damero_tb *tb, const damero_position *pos, int reading, json_t **json)
@@ -226,24 +301,38 @@ static int rules_answer(damero_tb *tb, const damero_position *pos, int reading, 
     return status;
 }
 
+/* What `damero line --json` prints, with --rules when under_rules (every count starting
+ * at pos). */
+static int line_answer(damero_tb *tb, const damero_position *pos, bool under_rules,
+                       int reading, json_t **json)
+{
+    damero_counts counts;
+    struct line l;
+    int status = line_init(&l, LINE_MAX_PLIES, pos) < 0 ? DAMERO_ERR_MEMORY : DAMERO_OK;
+
+    if (status == DAMERO_OK && under_rules &&
+        (status = damero_counts_start(tb, pos, &counts)) == DAMERO_OK)
+        status = line_under_rules(tb, &l, &counts, reading);
+    if (status == DAMERO_OK)
+        status = line_play(tb, &l);
+    if (status == DAMERO_OK)
+        status = line_json(tb, &l, json);
+    line_free(&l);
+    return status;
+}
+
 static int answer_json(damero_tb *tb, const damero_position *pos, enum answer_kind kind,
                        int reading, json_t **json)
 {
     damero_move *moves;
-    struct line l;
     int status;
 
     if (kind == ANSWER_START)
         return fen_json(tb, pos, json);
     if (kind == ANSWER_RULES)
         return rules_answer(tb, pos, reading, json);
-    if (kind == ANSWER_LINE) {
-        status = line_init(&l, LINE_MAX_PLIES, pos) < 0 ? DAMERO_ERR_MEMORY : line_play(tb, &l);
-        if (status == DAMERO_OK)
-            status = line_json(tb, &l, json);
-        line_free(&l);
-        return status;
-    }
+    if (kind == ANSWER_LINE || kind == ANSWER_RULES_LINE)
+        return line_answer(tb, pos, kind == ANSWER_RULES_LINE, reading, json);
     if (!(moves = malloc(DAMERO_MAX_MOVES * sizeof *moves)))
         return DAMERO_ERR_MEMORY;
     status = kind == ANSWER_PROBE ? position_json(tb, pos, moves, json)
@@ -308,8 +397,8 @@ static const char *failure_sentence(const struct server *s, int status, enum ans
                  "closer to the end", s->budget_ms);
         return sentence;
     }
-    return status == DAMERO_ERR_MEMORY && kind != ANSWER_RULES ? "out of memory"
-                                                               : damero_error_message();
+    return status == DAMERO_ERR_MEMORY && !searches(kind) ? "out of memory"
+                                                          : damero_error_message();
 }
 
 /* GET /api/VARIANT?fen=..., /api/VARIANT/line?fen=..., /api/VARIANT/moves?fen=...,
@@ -332,18 +421,18 @@ static enum MHD_Result answer_position(struct MHD_Connection *c, const struct se
     while (kind < ANSWER_KINDS && strcmp(slash ? slash : "", kind_paths[kind]) != 0)
         kind++;
     if (kind == ANSWER_KINDS || length == 0 || length >= sizeof variant)
-        return send_error(c, MHD_HTTP_NOT_FOUND, "no such API path: /api/%s (see /api/variants)",
-                          path);
+        return send_error(c, MHD_HTTP_NOT_FOUND, "not_found",
+                          "no such API path: /api/%s (see /api/variants)", path);
     memcpy(variant, path, length);
     variant[length] = '\0';
     if (!(tb = find_tables(s, variant)))
-        return send_error(c, MHD_HTTP_NOT_FOUND, "no tables for the variant '%s' here (see "
-                          "/api/variants for those served)", variant);
+        return send_error(c, MHD_HTTP_NOT_FOUND, "not_found", "no tables for the variant '%s' "
+                          "here (see /api/variants for those served)", variant);
     if ((http = requested_position(c, tb, path, kind, &pos, message, sizeof message)) != 0 ||
         (http = requested_reading(c, &reading, message, sizeof message)) != 0)
-        return send_error(c, http, "%s", message);
+        return send_error(c, http, reason_of_status(http), "%s", message);
     if ((status = answer_json(tb, &pos, kind, reading, &json)) != DAMERO_OK)
-        return send_error(c, status_of(status), "%s",
+        return send_error(c, status_of(status), reason_of(status), "%s",
                           failure_sentence(s, status, kind, message, sizeof message));
     return send_json(c, MHD_HTTP_OK, json);
 }
@@ -355,8 +444,8 @@ static enum MHD_Result answer_file(struct MHD_Connection *c, const char *url)
     for (const struct web_file *f = web_files; f->path; f++)
         if (strcmp(f->path, url) == 0)
             return send_bytes(c, MHD_HTTP_OK, f->type, f->data, f->size,
-                              MHD_RESPMEM_PERSISTENT);
-    return send_error(c, MHD_HTTP_NOT_FOUND, "no such page: %s", url);
+                              MHD_RESPMEM_PERSISTENT, PAGE_CACHE);
+    return send_error(c, MHD_HTTP_NOT_FOUND, "not_found", "no such page: %s", url);
 }
 
 /* ---- under load ---- */
@@ -412,11 +501,11 @@ static enum MHD_Result answer_search(struct MHD_Connection *c, struct server *s,
 
     switch (gate_enter(&s->gate, budget_spent, &b)) {
     case GATE_FULL:
-        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is busy: %d searches "
-                          "under the rules run and %d wait; try again in a moment",
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy", "the server is busy: %d "
+                          "searches under the rules run and %d wait; try again in a moment",
                           s->gate.workers, s->gate.queue);
     case GATE_GAVE_UP:
-        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the search waited its whole "
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy", "the search waited its whole "
                           "budget (%ld ms) for a place: the server is busy; try again in a "
                           "moment", s->budget_ms);
     case GATE_IN:
@@ -432,7 +521,10 @@ static enum MHD_Result answer_search(struct MHD_Connection *c, struct server *s,
 static bool is_search(const char *url)
 {
     const char *kind = strncmp(url, "/api/", 5) == 0 ? strchr(url + 5, '/') : NULL;
-    return kind && strcmp(kind, kind_paths[ANSWER_RULES]) == 0;
+    for (int k = 0; kind && k < ANSWER_KINDS; k++)
+        if (searches(k) && strcmp(kind, kind_paths[k]) == 0)
+            return true;
+    return false;
 }
 
 static struct watched *watched_of(struct MHD_Connection *c)
@@ -513,23 +605,39 @@ static void *request_line_read(void *cls, const char *uri, struct MHD_Connection
     return &refused;
 }
 
+/* What the handler's first call of a request leaves in *state: see answer. */
+static char headers_read;
+
 /* libmicrohttpd's handler: called from its threads (one per connection), several at
- * once. A GET has no body, so the answer goes out at the first call. */
+ * once. The answer goes out at the second call, once the (empty) body is read:
+ * libmicrohttpd closes the connection after an answer queued at the first call, before
+ * it knows the request ended, so that would end every connection after one request. */
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version,
                               const char *upload_data, size_t *upload_data_size, void **state)
 {
     struct server *s = cls;
-    (void)version, (void)upload_data, (void)upload_data_size;
+    (void)version, (void)upload_data;
 
     watch_request_started(&s->watch, watched_of(c));
     if (*state == &refused)
         return MHD_NO; /* answered already: the connection ends */
+    if (*state != &headers_read) {
+        *state = &headers_read;
+        return MHD_YES;
+    }
+    if (*upload_data_size != 0) {
+        *upload_data_size = 0; /* a body, which no request here takes: dropped */
+        return MHD_YES;
+    }
+    if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0)
+        return send_options(c);
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET is served, not %s", method);
+        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed",
+                          "only GET, HEAD and OPTIONS are served, not %s", method);
     if (strcmp(url, "/api/variants") == 0)
         return send_bytes(c, MHD_HTTP_OK, "application/json", s->variants_json,
-                          strlen(s->variants_json), MHD_RESPMEM_PERSISTENT);
+                          strlen(s->variants_json), MHD_RESPMEM_PERSISTENT, PAGE_CACHE);
     if (is_search(url))
         return answer_search(c, s, url);
     if (strncmp(url, "/api/", 5) == 0)
@@ -539,9 +647,11 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 
 /* ---- starting ---- */
 
-/* The board of tb as the page draws it: the square numbers row by row from the top. */
+/* The board of tb as the page draws it: the square numbers row by row from the top; and
+ * the side that moves first, which starts each numbered pair of moves. */
 static json_t *board_json(damero_tb *tb)
 {
+    damero_position start;
     damero_board board;
     char name[DAMERO_SQUARE_NAME_SIZE];
     json_t *grid = json_array(), *names = json_array();
@@ -556,10 +666,12 @@ static json_t *board_json(damero_tb *tb)
     for (int square = 1; square <= board.squares && names; square++)
         if (damero_square_name(tb, square, name) == DAMERO_OK)
             json_append(&names, json_string(name));
-    return json_pack("{s:s, s:i, s:i, s:i, s:b, s:o, s:o, s:i}", "variant",
-                     damero_variant(tb), "max_pieces", damero_max_pieces(tb), "columns", board.columns, "rows",
-                     board.rows, "algebraic", board.algebraic, "grid", grid, "names", names,
-                     "rules", damero_rule_count(tb));
+    damero_start_position(tb, &start);
+    return json_pack("{s:s, s:i, s:i, s:i, s:b, s:o, s:o, s:i, s:s}", "variant",
+                     damero_variant(tb), "max_pieces", damero_max_pieces(tb), "columns",
+                     board.columns, "rows", board.rows, "algebraic", board.algebraic, "grid",
+                     grid, "names", names, "rules", damero_rule_count(tb), "first",
+                     start.side_to_move == DAMERO_WHITE ? "W" : "B");
 }
 
 /* Opens the tables of every variant that has some in dir. Returns EXIT_OK or an exit

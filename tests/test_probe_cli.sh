@@ -45,13 +45,13 @@ check "KvK: moves other than the three captures" test "$(grep -c '^c3' <<< "$out
 expect 0 "Black to move loses: it has no legal move" -- probe --variant russian --dir "$t" "B:WKb2,Kc3:BKa1"
 check "no move: not DTM 0" has_line "DTM       0 plies (0 moves of Black)"
 check "no move: a table of moves is printed" test "$(grep -c 'DTM plies' <<< "$out")" -eq 0
-expect 0 '"wdl": "loss", "dtm": 0, "mtc": 0, "moves": []}' -- \
+expect 0 '"wdl": "loss", "dtm": 0, "mtc": 0, "category": "loss", "moves": []}' -- \
   probe --variant russian --dir "$t" --json "B:WKb2,Kc3:BKa1"
 # The same in poddavki is a win: the side left without a move wins.
-expect 0 '"wdl": "win", "dtm": 0, "mtc": 0, "moves": []}' -- \
+expect 0 '"wdl": "win", "dtm": 0, "mtc": 0, "category": "win", "moves": []}' -- \
   probe --variant poddavki --dir "$t" --json "W:WKa1:BKb2,Kc3"
 # Two lone men on the same diagonal-free files: a draw, no DTM or MTC.
-expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "moves": [{"move": "c3-b4", "wdl": "draw", "dtm": null, "mtc": null, "after": "B:Wb4:Bf6"}' -- \
+expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "category": "draw", "moves": [{"move": "c3-b4", "wdl": "draw", "dtm": null, "mtc": null, "category": "draw", "after": "B:Wb4:Bf6"}' -- \
   probe --variant russian --dir "$t" --json "W:Wc3:Bf6"
 expect 0 "DTM       none (a draw)" -- probe --variant russian --dir "$t" "W:Wc3:Bf6"
 
@@ -62,7 +62,7 @@ expect 0 "DTM       none (a draw)" -- probe --variant russian --dir "$t" "W:Wc3:
 expect 0 "White to move draws: the game is over, one piece each: a draw" -- \
   probe --variant turkish --dir "$t" "W:WKd4:BKd6"
 check "one piece each: a table of moves is printed" test "$(grep -c 'DTM plies' <<< "$out")" -eq 0
-expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "moves": []}' -- \
+expect 0 '"wdl": "draw", "dtm": null, "mtc": null, "category": "draw", "moves": []}' -- \
   probe --variant turkish --dir "$t" --json "W:WKd4:BKd6"
 expect 0 "The game is over after 1 ply: one piece each: a draw." -- \
   line --variant turkish --dir "$t" "B:WKa1,Kc1:BKb1"
@@ -98,14 +98,19 @@ if command -v python3 > /dev/null; then
 import json, sys
 def key(v):  # best first: wins by fewest plies, draws, losses by most plies
     return (0, v["dtm"]) if v["wdl"] == "win" else (1, 0) if v["wdl"] == "draw" else (2, -v["dtm"])
+# the category under the rules: a plain draw stays one; a win or loss may be made a draw
+CATEGORIES = {"win": {"win", "cursed-win", "unknown"}, "draw": {"draw"},
+              "loss": {"loss", "blessed-loss", "unknown"}}
 for text in sys.argv[1:]:
     o = json.loads(text)
-    assert set(o) == {"variant", "fen", "wdl", "dtm", "mtc", "moves"}, text
+    assert set(o) == {"variant", "fen", "wdl", "dtm", "mtc", "category", "moves"}, text
+    assert o["category"] in CATEGORIES[o["wdl"]], text
     assert o["wdl"] in ("win", "draw", "loss"), text
     assert (o["dtm"] is None) == (o["mtc"] is None) == (o["wdl"] == "draw"), text
     assert o["moves"], text
     for m in o["moves"]:
-        assert set(m) == {"move", "wdl", "dtm", "mtc", "after"}, text
+        assert set(m) == {"move", "wdl", "dtm", "mtc", "category", "after"}, text
+        assert m["category"] in CATEGORIES[m["wdl"]], text
         assert (m["dtm"] is None) == (m["mtc"] is None) == (m["wdl"] == "draw"), text
     best = o["moves"][0]
     # a move is worth to the side to move what it keeps, counted from before the move
@@ -356,9 +361,9 @@ check "WDL+MTC: moves valued otherwise" test "$(moves "$out" | sort)" = "$(moves
 check "WDL+MTC: wins not by MTC" awk '$2 == "win" { if ($3 < last) exit 1; last = $3 }' <<< "$(moves "$out")"
 # JSON and batches: null and not_built where the whole set has a DTM
 mtc=$(number "$("$damero" probe --variant russian --dir "$t" --json "$win")" mtc)
-expect 0 "\"wdl\": \"win\", \"dtm\": null, \"mtc\": $mtc, \"not_built\": [\"dtm\"], \"moves\"" -- \
+expect 0 "\"wdl\": \"win\", \"dtm\": null, \"mtc\": $mtc, \"not_built\": [\"dtm\"], \"category\": \"unknown\", \"moves\"" -- \
   probe --variant russian --dir "$wm" --json "$win"
-expect 0 "\"wdl\": \"win\", \"dtm\": null, \"mtc\": null, \"not_built\": [\"dtm\", \"mtc\"], \"moves\"" -- \
+expect 0 "\"wdl\": \"win\", \"dtm\": null, \"mtc\": null, \"not_built\": [\"dtm\", \"mtc\"], \"category\": \"unknown\", \"moves\"" -- \
   probe --variant russian --dir "$w" --json "$win"
 printf '%s\n' "$win" W:WKa1:BKh8 W:Wc3:Bf6 B:WKb2,Kc3:BKa1 >"$tmp/fens"
 want=$("$damero" probe --variant russian --dir "$t" --input "$tmp/fens")

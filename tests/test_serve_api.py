@@ -5,7 +5,9 @@ JSON with their status, no file outside the page, concurrent requests answered a
 
 usage: test_serve_api.py DAMERO"""
 import concurrent.futures
+import http.client
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -57,6 +59,16 @@ def rules_same_as_cli(c, damero, tables, base):
         want = json.loads(out)
         c.check(status == 200 and got == want and "rules" in got,
                 f"{variant} {fen} rules (reading {reading}): {status} {got} != {want}")
+    for variant, fen, reading in (("russian", "W:WKa1,Kc3:BKh8", "1"),
+                                  ("russian", "B:WKb2,Kc3:BKa1", "2")):
+        url = f"{base}api/{variant}/rules/line?fen={urllib.parse.quote(fen)}&reading={reading}"
+        status, got = get_json(url)
+        out = subprocess.run([damero, "line", "--variant", variant, "--dir", tables, "--json",
+                              "--reading", reading, fen], capture_output=True, text=True,
+                             check=True).stdout
+        want = json.loads(out)
+        c.check(status == 200 and got == want and "rules_result" in got,
+                f"{variant} {fen} rules/line (reading {reading}): {status} {got} != {want}")
     status, got = get_json(f"{base}api/russian/rules?fen=W:WKa1,Kc3:BKh8&reading=3")
     c.check(status == 400 and "reading is 1 or 2" in got.get("error", ""),
             f"reading=3: {status} {got}")
@@ -72,6 +84,7 @@ def variants(c, base):
                 f"{v['variant']}: the grid does not number the squares 1..{len(v['names'])}")
         c.check(v["max_pieces"] == 3, f"{v['variant']}: max_pieces {v['max_pieces']}")
         c.check(v["rules"] > 0, f"{v['variant']}: {v['rules']} move-limit rules")
+        c.check(v["first"] == "W", f"{v['variant']}: {v['first']} moves first")
     russian = next(v for v in got if v["variant"] == "russian")
     # White at the bottom: a1 (square 1) at the bottom left, h8 (32) at the top right
     c.check(russian["grid"][-1][0] == 1 and russian["grid"][0][-1] == 32 and
@@ -267,6 +280,97 @@ def without_dtm(c, damero, tables, root):
         c.check(lines == want, f"{root}: lines {lines}, want {want}")
 
 
+def rules_category(plain_wdl, rules):
+    """The category that a value under the rules (/rules) makes, as Lichess names it."""
+    if rules["wdl"] != "draw":
+        return rules["wdl"]
+    return {"win": "cursed-win", "loss": "blessed-loss"}.get(plain_wdl, "draw")
+
+
+def categories(c, base, positions):
+    """The main endpoint's category, of the position and of each move, is what the full
+    search under the rules (/rules) says, or "unknown" where its bounded search cannot
+    settle a win or loss; a plain draw is always "draw"."""
+    settled = set()
+    for variant, fen in positions:
+        _, plain = get_json(api_url(base, variant, fen))
+        _, rules = get_json(f"{base}api/{variant}/rules?fen={urllib.parse.quote(fen)}")
+        wanted = {m["after"]: rules_category(m["wdl"], m["rules"]) for m in rules["moves"]}
+        wanted[fen] = rules_category(plain["wdl"], rules["rules"])
+        c.check(rules["category"] == wanted[fen], f"{variant} {fen}: /rules category "
+                f"{rules['category']}, its rules value {rules['rules']}")
+        for after, wdl, got in [(fen, plain["wdl"], plain["category"])] + \
+                [(m["after"], m["wdl"], m["category"]) for m in plain["moves"]]:
+            ok = got == wanted[after] or (got == "unknown" and wdl != "draw")
+            c.check(ok, f"{variant} {fen}: {after} is {got}, under the rules {wanted[after]}")
+            if got != "unknown":
+                settled.add(got)
+    return settled
+
+
+def categories_cursed(c, damero, root):
+    """Spanish three kings against one: a win the 12-move forzosa makes a draw is a
+    cursed-win, on the position and on its winning move, the other moves draws."""
+    subprocess.run([damero, "gen", "--variant", "spanish", "--dir", root, "KKKvK"],
+                   capture_output=True, check=True)
+    with server(damero, root) as base:
+        fen = "W:WK1,K5,K10:BK2"
+        settled = categories(c, base, [("spanish", fen), ("spanish", "B:WK1,K5,K10:BK2")])
+        c.check("cursed-win" in settled, f"spanish {fen}: no cursed-win among {settled}")
+
+
+def headers(c, base):
+    """Keep-alive (two requests on one connection), CORS (any origin; OPTIONS answers the
+    preflight), Cache-Control (answers kept a day, errors never), Allow on a 405, and a
+    missing table told apart from a wrong URL."""
+    url = urllib.parse.urlsplit(base)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+    try:
+        conn.request("GET", "/api/russian?fen=W:WKa1:BKh8", headers={"Origin": "http://x.test"})
+        first = conn.getresponse()
+        first.read()
+        sock = conn.sock
+        c.check(first.status == 200 and first.getheader("Connection") != "close" and sock,
+                f"keep-alive: {first.status} Connection: {first.getheader('Connection')}")
+        c.check(first.getheader("Access-Control-Allow-Origin") == "*" and
+                "max-age=" in (first.getheader("Cache-Control") or ""),
+                f"200 headers: {first.getheaders()}")
+        conn.request("GET", "/api/variants")
+        listed = conn.getresponse()
+        listed.read()
+        c.check(listed.getheader("Cache-Control") == "no-cache",
+                f"/api/variants (served until a restart): {listed.getheaders()}")
+        conn.request("OPTIONS", "/api/russian?fen=W:WKa1:BKh8",
+                     headers={"Origin": "http://x.test", "Access-Control-Request-Method": "GET"})
+        options = conn.getresponse()
+        options.read()
+        c.check(options.status == 204 and conn.sock is sock and
+                "GET" in (options.getheader("Access-Control-Allow-Methods") or "") and
+                "OPTIONS" in (options.getheader("Allow") or "") and
+                options.getheader("Access-Control-Allow-Origin") == "*",
+                f"OPTIONS (on the same connection: {conn.sock is sock}): {options.status} "
+                f"{options.getheaders()}")
+        conn.request("POST", "/api/russian", body=b"x=1")
+        post = conn.getresponse()
+        body = json.loads(post.read())
+        c.check(post.status == 405 and "GET" in (post.getheader("Allow") or "") and
+                body.get("reason") == "method_not_allowed", f"POST: {post.status} "
+                f"{post.getheaders()} {body}")
+        for path, reason in (("/api/russian?fen=" + urllib.parse.quote("W:WKa1,Kc1,Ke1,Kg1:BKh8"),
+                              "table_missing"),
+                             ("/api/russian/best?fen=W:WKa1:BKh8", "not_found"),
+                             ("/api/russian?fen=W:Wz9:B", "bad_request")):
+            conn.request("GET", path)
+            answer = conn.getresponse()
+            body = json.loads(answer.read())
+            c.check(body.get("reason") == reason and
+                    answer.getheader("Cache-Control") == "no-store" and
+                    answer.getheader("Access-Control-Allow-Origin") == "*",
+                    f"GET {path}: {answer.status} {answer.getheaders()} {body}, want {reason}")
+    finally:
+        conn.close()
+
+
 def main():
     damero = sys.argv[1]
     c = Checks()
@@ -279,11 +383,15 @@ def main():
             rules_same_as_cli(c, damero, tables, base)
             start_and_moves(c, damero, tables, base)
             errors(c, base)
+            headers(c, base)
+            c.check(categories(c, base, POSITIONS) >= {"win", "draw", "loss"},
+                    "the positions' categories miss win, draw or loss")
             limits(c, base)
             page(c, base)
             concurrent_requests(c, base)
         command_line(c, damero, tables)
         without_dtm(c, damero, tables, tmp.name)
+        categories_cursed(c, damero, os.path.join(tmp.name, "spanish"))
     finally:
         tmp.cleanup()
     return c.finish()

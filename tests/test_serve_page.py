@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The page of `damero serve` in headless Chromium: load a position from its URL, read
-the value and the moves table from the DOM and compare them with the API, click a move
-and check the new URL, FEN and value, step back, edit a position, and fit a phone's
-screen. Screenshots of an 8x8 and the 10x10 board go into ARTIFACTS.
+the value and the moves table (with each move's value under the rules) from the DOM and
+compare them with the API, click a move and check the new URL, FEN and value, step back,
+the best line numbered in pairs (and under the rules where it differs), edit a position,
+a position beyond the tables shown plainly, a bad FEN drawing no board, a pasted PDN game
+stepped through with its values, and fit a phone's screen. Screenshots of an 8x8 and the 10x10 board go into ARTIFACTS.
 
 usage: test_serve_page.py DAMERO ARTIFACTS
 Exits 77 (skipped) when python3-selenium, chromium or chromium-driver is missing."""
 import os
 import shutil
+import subprocess
 import sys
 import urllib.parse
 
@@ -55,24 +58,52 @@ def moves_of(rows):
     return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in rows]
 
 
-def api_moves(api):
+def api_moves(api, rules):
+    """The moves table the page should show: the values of the API, the values under the
+    rules of its search (/rules)."""
     dash = lambda n: "-" if n is None else str(n)
-    return [[m["move"], m["wdl"], dash(m["dtm"]), dash(m["mtc"])] for m in api["moves"]]
+    category = {m["after"]: m["category"] for m in rules["moves"]}
+    return [[m["move"], m["wdl"], category[m["after"]], dash(m["dtm"]), dash(m["mtc"])]
+            for m in api["moves"]]
+
+
+def api_get(base, variant, fen, kind=""):
+    return get_json(f"{base}api/{variant}{kind}?fen={urllib.parse.quote(fen)}")[1]
+
+
+def wait_for_rules(driver):
+    return WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "rules").get_attribute("data-wdl") and
+        d.find_element(By.ID, "rules"))
+
+
+def numbered(driver, list_id):
+    """[(number, [moves]), ...] of a list the page numbers in pairs."""
+    return [(li.find_element(By.CLASS_NAME, "move-number").text,
+             [m.text for m in li.find_elements(By.CLASS_NAME, "ply")])
+            for li in driver.find_elements(By.CSS_SELECTOR, f"#{list_id} li")]
+
+
+def in_pairs(moves, second_first):
+    """What `damero line` writes: [("1.", [a, b]), ("2.", [c, d]), ...], or ("1...", [a])
+    first when the side that does not move first in the variant is to move."""
+    pairs, rest = ([("1...", moves[:1])], moves[1:]) if second_first else ([], moves)
+    first = 2 if second_first else 1
+    return pairs + [(f"{first + i // 2}.", rest[i:i + 2]) for i in range(0, len(rest), 2)]
 
 
 def explore(c, driver, base, variant, fen, artifacts):
     """Loads fen, checks it against the API, plays the best move, comes back."""
     driver.get(f"{base}?variant={variant}&fen={urllib.parse.quote(fen)}")
-    _, api = get_json(f"{base}api/{variant}?fen={urllib.parse.quote(fen)}")
+    api = api_get(base, variant, fen)
+    under = api_get(base, variant, fen, "/rules")
     value, rows = wait_for_value(driver, fen)
     c.check(value.get_attribute("data-wdl") == api["wdl"],
             f"{variant} {fen}: the page shows {value.get_attribute('data-wdl')}, the API {api['wdl']}")
-    c.check(moves_of(rows) == api_moves(api),
-            f"{variant} {fen}: the moves table {moves_of(rows)} != the API's {api_moves(api)}")
-    _, under = get_json(f"{base}api/{variant}/rules?fen={urllib.parse.quote(fen)}")
-    rules = WebDriverWait(driver, WAIT).until(
-        lambda d: d.find_element(By.ID, "rules").get_attribute("data-wdl") and
-        d.find_element(By.ID, "rules"))
+    rules = wait_for_rules(driver)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#moves tbody tr")
+    c.check(moves_of(rows) == api_moves(api, under),
+            f"{variant} {fen}: the moves table {moves_of(rows)} != the API's {api_moves(api, under)}")
     c.check(rules.get_attribute("data-wdl") == under["rules"]["wdl"] and
             rules.text.startswith("Under the move-limit rules:"),
             f"{variant} {fen}: the page shows {rules.text!r} under the rules, the API "
@@ -101,11 +132,51 @@ def explore(c, driver, base, variant, fen, artifacts):
 
     driver.get(f"{base}?variant={variant}&fen={urllib.parse.quote(fen)}")
     wait_for_value(driver, fen)
+    best_line(c, driver, base, variant, fen)
+
+
+def best_line(c, driver, base, variant, fen):
+    """The best line, numbered in pairs as `damero line` numbers it; under the rules too
+    where that line differs, else a sentence that it is the same."""
     driver.find_element(By.ID, "line-button").click()
-    _, line = get_json(f"{base}api/{variant}/line?fen={urllib.parse.quote(fen)}")
-    WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "line-end").text)
-    shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#line li")]
-    c.check(shown == line["moves"], f"{variant}: best line {shown} != the API's {line['moves']}")
+    line = api_get(base, variant, fen, "/line")
+    rules_line = api_get(base, variant, fen, "/rules/line")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "line-end").text and
+        "…" not in d.find_element(By.ID, "rules-line-end").text)
+    second_first = not fen.startswith("W")
+    shown, want = numbered(driver, "line"), in_pairs(line["moves"], second_first)
+    c.check(shown == want, f"{variant} {fen}: best line {shown} != {want}")
+    shown = numbered(driver, "rules-line")
+    end = driver.find_element(By.ID, "rules-line-end").text
+    if rules_line["moves"] == line["moves"] and rules_line["rules_result"] == line["result"]:
+        c.check(not shown and "the same line" in end,
+                f"{variant} {fen}: the same line under the rules, the page shows {shown} {end!r}")
+    else:
+        want = in_pairs(rules_line["moves"], second_first)
+        c.check(shown == want and rules_line["end"] in end,
+                f"{variant} {fen}: under the rules {shown} {end!r} != {want}")
+
+
+def cursed(c, driver, base):
+    """Spanish three kings against one: the position and its winning move are wins that
+    the 12-move forzosa makes draws; the moves table says so per move, and the best line
+    under the rules (it ends when the count runs out) is shown apart from the plain one."""
+    fen = "W:WK1,K5,K10:BK2"
+    driver.get(f"{base}?variant=spanish&fen={urllib.parse.quote(fen)}")
+    wait_for_value(driver, fen)
+    wait_for_rules(driver)
+    rows = moves_of(driver.find_elements(By.CSS_SELECTOR, "#moves tbody tr"))
+    c.check(["win", "cursed-win"] in [row[1:3] for row in rows],
+            f"spanish {fen}: no move shown as a win and a cursed-win: {rows}")
+    c.check(all(row[2] == "draw" for row in rows if row[1] == "draw"),
+            f"spanish {fen}: a draw shown as more under the rules: {rows}")
+    best_line(c, driver, base, "spanish", fen)
+    c.check(numbered(driver, "rules-line"), f"spanish {fen}: no line under the rules shown")
+    fen = "B:WK1,K5,K10:BK9"  # Black to move: the line starts "1... "
+    driver.get(f"{base}?variant=spanish&fen={urllib.parse.quote(fen)}")
+    wait_for_value(driver, fen)
+    best_line(c, driver, base, "spanish", fen)
 
 
 def edit(c, driver, base):
@@ -122,8 +193,12 @@ def edit(c, driver, base):
     c.check(fen_in_url(driver) == "W:WKa1:BKh8", f"editing: the URL holds {fen_in_url(driver)!r}")
     driver.find_element(By.ID, "side").click()
     value, rows = wait_for_value(driver, "B:WKa1:BKh8")
-    _, api = get_json(f"{base}api/russian?fen={urllib.parse.quote('B:WKa1:BKh8')}")
-    c.check(value.get_attribute("data-wdl") == api["wdl"] and moves_of(rows) == api_moves(api),
+    api = api_get(base, "russian", "B:WKa1:BKh8")
+    under = api_get(base, "russian", "B:WKa1:BKh8", "/rules")
+    wait_for_rules(driver)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#moves tbody tr")
+    c.check(value.get_attribute("data-wdl") == api["wdl"] and
+            moves_of(rows) == api_moves(api, under),
             f"editing: B:WKa1:BKh8 shows {value.get_attribute('data-wdl')}, {moves_of(rows)}")
     driver.find_element(By.CSS_SELECTOR, '#board rect[data-square="5"]').click()  # the brush: white man
     driver.find_element(By.CSS_SELECTOR, '#board rect[data-square="6"]').click()
@@ -131,9 +206,21 @@ def edit(c, driver, base):
     five = "B:WKa1,b2,d2,f2:BKh8"
     WebDriverWait(driver, WAIT).until(
         lambda d: d.find_element(By.ID, "fen").get_attribute("value") == five and
-        d.find_element(By.ID, "value").get_attribute("class") == "error")
+        d.find_element(By.ID, "value").get_attribute("class") == "beyond")
     c.check("no .dtm table" in driver.find_element(By.ID, "value").text,
             f"{five}: the page says {driver.find_element(By.ID, 'value').text!r}")
+
+
+def bad_fen(c, driver, base):
+    """A FEN the server cannot read: its sentence as an error, and no board drawn."""
+    fen = "W:WKa1,Kz9:BKh8"
+    driver.get(f"{base}?variant=russian&fen={urllib.parse.quote(fen)}")
+    value = WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "value").get_attribute("class") == "error" and
+        d.find_element(By.ID, "value"))
+    c.check("not a square" in value.text, f"bad FEN: the page says {value.text!r}")
+    c.check(not driver.find_elements(By.CSS_SELECTOR, "#board svg"),
+            "bad FEN: a board is drawn")
 
 
 def from_the_start(c, driver, base):
@@ -149,14 +236,55 @@ def from_the_start(c, driver, base):
         len(d.find_elements(By.CSS_SELECTOR, "#moves tbody tr")) == len(moves))
     rows = driver.find_elements(By.CSS_SELECTOR, "#moves tbody tr")
     c.check(fen_in_url(driver) == start, f"start: the URL holds {fen_in_url(driver)!r}")
-    c.check(moves_of(rows) == [[m["move"], "?", "-", "-"] for m in moves],
+    c.check(moves_of(rows) == [[m["move"], "?", "?", "-", "-"] for m in moves],
             f"start: the moves table {moves_of(rows)}")
-    c.check("without their values" in driver.find_element(By.ID, "value").text,
-            f"start: the page says {driver.find_element(By.ID, 'value').text!r}")
+    value = driver.find_element(By.ID, "value")
+    c.check("without their values" in value.text and value.get_attribute("class") == "beyond",
+            f"start: the page says {value.text!r} as {value.get_attribute('class')}")
     rows[0].click()
     WebDriverWait(driver, WAIT).until(lambda d: fen_in_url(d) == moves[0]["after"])
     c.check(len(driver.find_elements(By.CSS_SELECTOR, "#board circle.white")) == 12,
             "start: after the first move, 12 white men drawn")
+
+
+def pasted_game(c, driver, base):
+    """A PDN game pasted: followed move by move (tags, comments, a NAG, move numbers and
+    the result skipped), each move with its value under the rules as the API gives it;
+    a click and the step buttons show its positions; an illegal move is named."""
+    start = "W:WKa1,Kc1:BKh8"
+    line = api_get(base, "russian", start, "/line")["moves"][:3]
+    pdn = (f'[Event "test"]\n[FEN "{start}"]\n1. {line[0]} {{a comment}} {line[1]} $1\n'
+           f'2. {line[2]} *\n')
+    want, fen = [], start
+    for move in line:
+        played = next(m for m in api_get(base, "russian", fen)["moves"] if m["move"] == move)
+        want.append((move, played["category"], played["after"]))
+        fen = played["after"]
+    driver.get(f"{base}?variant=russian&fen={urllib.parse.quote(start)}")
+    wait_for_value(driver, start)
+    driver.find_element(By.CSS_SELECTOR, "#game-box summary").click()
+    driver.find_element(By.ID, "pdn").send_keys(pdn)
+    driver.find_element(By.ID, "pdn-load").click()
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#game .ply"))
+    plies = driver.find_elements(By.CSS_SELECTOR, "#game button.ply")
+    shown = [(p.text, p.get_attribute("data-category")) for p in plies]
+    c.check(shown == [(m, cat) for m, cat, _ in want], f"game: {shown} != {want}")
+    c.check(numbered(driver, "game") == in_pairs(line, False),
+            f"game: numbered {numbered(driver, 'game')}")
+    plies[1].click()
+    wait_for_value(driver, want[1][2])
+    driver.find_element(By.ID, "game-forward").click()
+    wait_for_value(driver, want[2][2])
+    driver.find_element(By.ID, "game-back").click()
+    wait_for_value(driver, want[1][2])
+    c.check(fen_in_url(driver) == want[1][2], f"game: stepping back shows {fen_in_url(driver)}")
+    driver.find_element(By.ID, "pdn").clear()
+    driver.find_element(By.ID, "pdn").send_keys(f'[FEN "{start}"] 1. {line[0]} h8-a1 *')
+    driver.find_element(By.ID, "pdn-load").click()
+    status = WebDriverWait(driver, WAIT).until(
+        lambda d: "not legal" in d.find_element(By.ID, "game-status").text and
+        d.find_element(By.ID, "game-status"))
+    c.check("h8-a1" in status.text, f"game with an illegal move: {status.text!r}")
 
 
 def phone(c, driver, base, artifacts):
@@ -177,13 +305,18 @@ def main():
     os.makedirs(artifacts, exist_ok=True)
     c = Checks()
     tmp, tables = temp_tables(damero)
+    subprocess.run([damero, "gen", "--variant", "spanish", "--dir", tables, "KKKvK"],
+                   capture_output=True, check=True)
     driver = browser()
     try:
         with server(damero, tables) as base:
             explore(c, driver, base, "russian", "W:WKa1,Kc1:BKh8", artifacts)
             explore(c, driver, base, "international", "W:W28,K46:B7", artifacts)
+            cursed(c, driver, base)
             edit(c, driver, base)
+            bad_fen(c, driver, base)
             from_the_start(c, driver, base)
+            pasted_game(c, driver, base)
             phone(c, driver, base, artifacts)
             # the answers with an error status (a half-edited position) are expected
             logs = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"

@@ -15,6 +15,8 @@ const state = {
   editing: false,
   brush: "wm",        // what a click puts on a square while editing ("" removes)
   request: 0,         // the latest probe asked: older answers are dropped
+  game: null,         // a pasted game: {plies: [{move, after, category}], at: ply shown}
+  edited: false,      // the position comes from editing the board, not from a FEN given
 };
 
 const $ = (id) => document.getElementById(id);
@@ -133,6 +135,11 @@ function valueSentence(data) {
     ` MTC ${inPlies(data.mtc)}.`;
 }
 
+// A move's value under the move-limit rules, as the API's category names it.
+function categoryText(category) {
+  return category ? category : "?";
+}
+
 function showMoves(moves) {
   const body = $("moves").tBodies[0];
   body.textContent = "";
@@ -141,9 +148,11 @@ function showMoves(moves) {
     row.dataset.after = move.after;
     row.tabIndex = 0;
     row.className = move.wdl || "unknown";
-    for (const text of [move.move, move.wdl || "?", plies(move.dtm, "dtm", move.not_built),
+    for (const text of [move.move, move.wdl || "?", categoryText(move.category),
+                        plies(move.dtm, "dtm", move.not_built),
                         plies(move.mtc, "mtc", move.not_built)])
       row.insertCell().textContent = text;
+    row.cells[2].className = `category ${move.category || "unknown"}`;
     row.addEventListener("click", () => go(state.variant, move.after, true));
     row.addEventListener("keydown", (event) => {
       if (event.key === "Enter") go(state.variant, move.after, true);
@@ -159,24 +168,36 @@ function showError(message) {
   showMoves([]);
 }
 
+// A bad FEN given (not a board being edited): the message, and no board, rather than
+// the part of it that could be read.
+function showBadPosition(message) {
+  $("board").textContent = "";
+  showError(message);
+}
+
 async function getJson(url) {
   const response = await fetch(url);
   const data = await response.json();
   if (!response.ok) {
     const error = new Error(data.error || `HTTP ${response.status}`);
     error.status = response.status;
+    error.reason = data.reason;
     throw error;
   }
   return data;
 }
 
-// A position outside the tables (404): its legal moves without values, so that a game
-// can still be played on into them.
+// A position beyond the tables (a table not built, as the start position is): said
+// plainly, not as an error, with its legal moves without values, so that a game can
+// still be played on into the tables.
 async function showMovesOnly(asked, fen, message) {
+  const value = $("value");
   try {
     const data = await getJson(`api/${state.variant}/moves?fen=${encodeURIComponent(fen)}`);
     if (asked !== state.request) return;
-    showError(`${message}. The moves, without their values:`);
+    value.textContent = `Beyond the tables: ${message}. The moves, without their values:`;
+    value.className = "beyond";
+    value.dataset.wdl = "unknown";
     showMoves(data.moves.map((m) => ({ move: m.move, after: m.after, dtm: null, mtc: null })));
   } catch (error) {
     if (asked === state.request) showError(message);
@@ -185,8 +206,7 @@ async function showMovesOnly(asked, fen, message) {
 
 async function probe(fen) {
   const asked = ++state.request;
-  $("line").textContent = "";
-  $("line-end").textContent = "";
+  for (const id of ["line", "line-end", "rules-line", "rules-line-end"]) $(id).textContent = "";
   if (state.pieces.size === 0) {
     showError("Put pieces on the board (edit position), or give a FEN.");
     return;
@@ -205,7 +225,8 @@ async function probe(fen) {
     showRules(asked, fen);
   } catch (error) {
     if (asked !== state.request) return;
-    if (error.status === 404) showMovesOnly(asked, fen, error.message);
+    if (error.reason === "table_missing") showMovesOnly(asked, fen, error.message);
+    else if (error.status === 400 && !state.edited) showBadPosition(error.message);
     else showError(error.message);
   }
 }
@@ -234,22 +255,85 @@ async function showRules(asked, fen) {
     if (asked !== state.request) return;
     rules.textContent = rulesSentence(data.rules);
     rules.dataset.wdl = data.rules.wdl;
+    showRuleCategories(data.moves);
   } catch (error) {
     if (asked === state.request) rules.textContent = `Under the move-limit rules: ${error.message}.`;
   }
 }
 
+// The full search's values under the rules (/rules) in the moves table: they settle the
+// moves the quick answer left "unknown".
+function showRuleCategories(moves) {
+  const byAfter = new Map(moves.map((m) => [m.after, m.category]));
+  for (const row of $("moves").tBodies[0].rows) {
+    const category = byAfter.get(row.dataset.after);
+    if (!category) continue;
+    row.cells[2].textContent = categoryText(category);
+    row.cells[2].className = `category ${category}`;
+  }
+}
+
+// Moves numbered in pairs as `damero line` and PDN write them, a pair starting with a
+// move of the side the variant lets move first: "1. 32-28 19-23", or "1... 19-23" when
+// the other side moves first here. Each move is made by makeMove(text, ply).
+function numberedMoves(list, moves, fen, makeMove) {
+  const secondFirst = fen.charAt(0).toUpperCase() !== state.boards[state.variant].first;
+  list.textContent = "";
+  let item = null;
+  moves.forEach((move, ply) => {
+    const place = ply + (secondFirst ? 1 : 0);
+    if (place % 2 === 0 || !item) {
+      item = list.appendChild(document.createElement("li"));
+      item.appendChild(document.createElement("span")).className = "move-number";
+      item.firstChild.textContent = `${Math.floor(place / 2) + 1}.${place % 2 ? ".." : ""}`;
+    }
+    item.append(" ", makeMove(move, ply));
+  });
+}
+
+function plySpan(text) {
+  const span = document.createElement("span");
+  span.className = "ply";
+  span.textContent = text;
+  return span;
+}
+
+function lineEnd(data) {
+  return `${data.plies} plies; the line ends: ${data.end}` +
+    (data.played_by === "mtc" ? "; played by MTC (no DTM table)." : ".");
+}
+
 async function showLine() {
   const fen = $("fen").value;
+  $("rules-line").textContent = "";
+  $("rules-line-end").textContent = "";
   try {
     const data = await getJson(`api/${state.variant}/line?fen=${encodeURIComponent(fen)}`);
-    const list = $("line");
-    list.textContent = "";
-    for (const move of data.moves) list.appendChild(document.createElement("li")).textContent = move;
-    $("line-end").textContent = `${data.plies} plies; the line ends: ${data.end}` +
-      (data.played_by === "mtc" ? "; played by MTC (no DTM table)." : ".");
+    numberedMoves($("line"), data.moves, data.fen, plySpan);
+    $("line-end").textContent = lineEnd(data);
+    if (state.boards[state.variant].rules) showRulesLine(fen, data);
   } catch (error) {
     $("line-end").textContent = error.message;
+  }
+}
+
+// The best line under the move-limit rules, where it differs from the plain one (a
+// search: it may take a moment, or fail for want of time).
+async function showRulesLine(fen, plain) {
+  const end = $("rules-line-end");
+  end.textContent = "Under the move-limit rules: …";
+  try {
+    const data = await getJson(`api/${state.variant}/rules/line?fen=${encodeURIComponent(fen)}`);
+    if ($("fen").value !== fen) return;
+    if (data.moves.join() === plain.moves.join() && data.rules_result === plain.result) {
+      end.textContent = "Under the move-limit rules: the same line.";
+      return;
+    }
+    numberedMoves($("rules-line"), data.moves, data.fen, plySpan);
+    end.textContent = `Under the move-limit rules (${WDL_WORDS[data.rules_result]}): ` +
+      lineEnd(data);
+  } catch (error) {
+    end.textContent = `Under the move-limit rules: ${error.message}.`;
   }
 }
 
@@ -261,12 +345,14 @@ function go(variant, fen, remember) {
   state.variant = variant;
   $("variant").value = variant;
   const read = readFen(state.boards[variant], fen || "W");
+  state.edited = false;
   state.side = read.side;
   state.pieces = read.pieces;
   showPosition(fen || writeFen(state.boards[variant], state.side, state.pieces), remember);
 }
 
 function showPosition(fen, remember) {
+  markGamePly(fen);
   const url = `?variant=${encodeURIComponent(state.variant)}&fen=${encodeURIComponent(fen)}`;
   if (remember) history.pushState(null, "", url);
   else history.replaceState(null, "", url);
@@ -284,6 +370,7 @@ function fromUrl() {
 // ---- editing ----
 
 function edited() {
+  state.edited = true;
   showPosition(writeFen(state.boards[state.variant], state.side, state.pieces), false);
 }
 
@@ -300,6 +387,86 @@ function setEditing(on) {
   drawBoard();
 }
 
+// ---- a pasted game: its moves, numbered, each with its value under the rules ----
+
+// The position a pasted game starts from: its FEN tag, or the variant's start.
+async function gameStart(fenTag) {
+  if (fenTag) return fenTag;
+  return (await getJson(`api/${state.variant}/start`)).fen;
+}
+
+// The legal moves of fen with their values where the tables hold them ({move, after,
+// category}), else without ({move, after}).
+async function movesOf(fen) {
+  try {
+    return (await getJson(`api/${state.variant}?fen=${encodeURIComponent(fen)}`)).moves;
+  } catch (error) {
+    if (error.reason !== "table_missing") throw error;
+    return (await getJson(`api/${state.variant}/moves?fen=${encodeURIComponent(fen)}`)).moves;
+  }
+}
+
+// Follows the pasted game move by move; stops at the first move that is not legal.
+async function loadGame() {
+  const status = $("game-status");
+  const read = readPdn($("pdn").value);
+  const plies = [];
+  status.textContent = "…";
+  try {
+    const start = await gameStart(read.fen);
+    let fen = start;
+    for (const written of read.moves) {
+      const move = findMove(written, await movesOf(fen));
+      if (!move) {
+        status.textContent = `Move ${plies.length + 1}, ${written}, is not legal in ${fen}: ` +
+          "the game is followed up to it.";
+        break;
+      }
+      plies.push({ move: move.move, after: move.after, category: move.category || "unknown" });
+      fen = move.after;
+    }
+    if (plies.length === read.moves.length)
+      status.textContent = `${plies.length} plies; the value under the rules is the mover's.`;
+    state.game = { start, plies, at: -1 };
+    showGame();
+    go(state.variant, start, true);
+  } catch (error) {
+    status.textContent = error.message;
+  }
+}
+
+function showGame() {
+  const game = state.game;
+  numberedMoves($("game"), game.plies.map((p) => p.move), game.start, (text, ply) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `ply ${game.plies[ply].category}`;
+    button.dataset.ply = ply;
+    button.dataset.category = game.plies[ply].category;
+    button.title = `under the rules: ${game.plies[ply].category}`;
+    button.textContent = text;
+    button.addEventListener("click", () => stepGame(ply));
+    return button;
+  });
+}
+
+// Shows the position after ply (-1: the start) of the pasted game.
+function stepGame(ply) {
+  const game = state.game;
+  if (!game || ply < -1 || ply >= game.plies.length) return;
+  go(state.variant, ply < 0 ? game.start : game.plies[ply].after, true);
+}
+
+// Marks the pasted game's ply whose position is shown, if any.
+function markGamePly(fen) {
+  const game = state.game;
+  if (!game) return;
+  const ply = game.plies.findIndex((p) => p.after === fen);
+  if (ply >= 0 || fen === game.start) game.at = ply;
+  for (const button of $("game").querySelectorAll("button.ply"))
+    button.setAttribute("aria-current", String(Number(button.dataset.ply) === game.at));
+}
+
 function setup() {
   $("variant").addEventListener("change", (event) => go(event.target.value, "", true));
   $("fen-form").addEventListener("submit", (event) => {
@@ -310,6 +477,9 @@ function setup() {
   $("forward").addEventListener("click", () => history.forward());
   window.addEventListener("popstate", fromUrl);
   $("line-button").addEventListener("click", showLine);
+  $("pdn-load").addEventListener("click", loadGame);
+  $("game-back").addEventListener("click", () => state.game && stepGame(state.game.at - 1));
+  $("game-forward").addEventListener("click", () => state.game && stepGame(state.game.at + 1));
   $("edit").addEventListener("click", () => setEditing(!state.editing));
   for (const button of document.querySelectorAll("#palette [data-piece]")) {
     button.addEventListener("click", () => {
