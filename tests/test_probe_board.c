@@ -275,7 +275,7 @@ static void test_legal_moves(void **state)
 static void test_layouts(void **state)
 {
     const struct temp_dir *f = *state;
-    /* the orders that are the variant's numbering (README, "Notation") */
+    /* the orders that are the variant's numbering (docs/variants.md, "Notation") */
     static const struct {
         const char *variant;
         int order;

@@ -124,7 +124,7 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 
-# forzosa.py FILE: the finding the README reports, from the spanish JSON.
+# forzosa.py FILE: the finding docs/findings.md reports, from the spanish JSON.
 cat > "$tmp/forzosa.py" << 'EOF'
 import json, sys
 
@@ -138,12 +138,12 @@ assert readings == [(1, 12, "moves of the strong side"), (2, 13, "moves of the s
 assert sorted(x["side_to_move"] for x in res) == ["lone side"] * 2 + ["strong side"] * 2, res
 beyond = {k: sum(x["wins_beyond_limit"] for x in res if x["limit"] == k) for k in (12, 13)}
 assert beyond[13] == 0, f"the finding changed: at 13 moves {beyond[13]} wins are beyond " \
-    "the limit (README: none)"
+    "the limit (docs/findings.md: none)"
 assert beyond[12] > 0, "the finding changed: at 12 moves no win is beyond the limit " \
-    "(README: 218)"
+    "(docs/findings.md: 218)"
 longest = max(x["longest_win"] for x in res)
 assert longest == 13, f"the finding changed: the longest forzosa win takes {longest} " \
-    "moves (README: 13)"
+    "moves (docs/findings.md: 13)"
 for x in res:
     assert 0 < x["convertible_before"] <= x["wins_before"], x
 EOF
@@ -282,7 +282,7 @@ if $have_python; then
   check "the JSON of one variant is not as documented" python3 "$tmp/shape.py" one \
     "$tmp/spanish.json" "$tmp/russian.json" "$tmp/pool.json" "$tmp/russian3.json"
   check "the JSON of every variant is not as documented" python3 "$tmp/shape.py" all "$tmp/all.json"
-  check "the spanish forzosa: not what the README reports" python3 "$tmp/forzosa.py" "$tmp/spanish.json"
+  check "the spanish forzosa: not what docs/findings.md reports" python3 "$tmp/forzosa.py" "$tmp/spanish.json"
   check "a count running when a rule's count starts: numbers that do not agree" \
     python3 "$tmp/running.py" "$tmp/spanish.json" "$tmp/russian.json" "$tmp/pool.json"
   for v in spanish russian pool; do
@@ -315,8 +315,8 @@ assert r["status"] == "needs more pieces" and "--pieces 5" in r["message"], r
 
   # --- russian 30 moves (reset by a capture or promotion only) --------------------
   # Without men nothing promotes: its distance is the tables' MTC, as kings only 15 has it.
-  # And the README's finding: within 30 moves each, 30 plies would turn wins into draws.
-  check "russian kings 30: not the MTC without men, or not what the README reports" python3 -c '
+  # And docs/findings.md's finding: within 30 moves each, 30 plies would turn wins into draws.
+  check "russian kings 30: not the MTC without men, or not what docs/findings.md reports" python3 -c '
 import json, sys
 rules = {r["name"]: r for r in json.load(open(sys.argv[1]))["rules"]}
 k30, k15 = rules["kings 30"], rules["kings only 15"]
@@ -334,7 +334,7 @@ beyond = {x["reading"]: 0 for x in k30["results"]}
 for x in k30["results"]:
     beyond[x["reading"]] += x["wins_beyond_limit"]
 assert beyond == {1: 0, 2: beyond[2]} and beyond[2] > 0, \
-    f"the finding changed: wins beyond 30 moves each, 30 plies: {beyond} (README: 0, 1 012)"
+    f"the finding changed: wins beyond 30 moves each, 30 plies: {beyond} (docs/findings.md: 0, 1 012)"
 ' "$tmp/russian.json"
 
   # A no-progress count's longest win in moves is the winner's (the side to move's)
