@@ -1,14 +1,17 @@
 /* libFuzzer target: table files as a prober and the generator's reader meet them.
  *
  * Input: one byte, then a table file's bytes. The byte's low seven bits choose which of
- * twelve small russian tables (KvK, KvM, MvM, KKvK; .wdl, .dtm, .mtc) the bytes replace
- * in a folder of intact tables; unless its high bit is set, the header checksum is
+ * the files of four small russian tables (KvK, KvM, MvM, KKvK: .wdl, .dtm, .mtc, and the
+ * rule and distance tables .ru0, .ru1, .rz0, .rz1) the bytes replace in a folder of
+ * intact tables; unless its high bit is set, the header checksum is
  * recomputed first (table_seal_header), so that mutations reach the code past it. The
  * folder is then opened with damero_open, positions of the material probed (WDL,
- * DTM and MTC, and the moves at the root, which probe the tables they lead to), and the
+ * DTM and MTC, the moves at the root, which probe the tables they lead to, and the values
+ * under the rules of both readings, which read the rule tables), and the
  * file read whole as gen and info read it (when its header claims at most MAX_WHOLE_READ
  * positions: a whole read takes memory for every position it claims). Every call must
  * return a status, never crash. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +26,7 @@
 
 static const char *const materials[] = { "KvK", "KvM", "MvM", "KKvK" };
 #define NUM_MATERIALS 4
-#define NUM_FILES (3 * NUM_MATERIALS)
+#define NUM_FILES (METRIC_LAST * NUM_MATERIALS) /* every metric, from METRIC_WDL (1) */
 #define MAX_WHOLE_READ (1 << 20) /* positions per side */
 #define SAMPLES 48                /* positions probed per side to move */
 
@@ -62,11 +65,12 @@ static void remove_root(void)
     rmdir(root);
 }
 
-/* Builds the twelve tables once, and keeps their bytes to put back after each input. */
+/* Builds the tables once, their rule tables too, and keeps their bytes to put back after
+ * each input. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     struct material wanted[NUM_MATERIALS];
-    struct build_options options = { 0 };
+    struct build_options options = { .rule_tables = true };
     struct tableset ts;
     char err[512], path[256];
     (void)argc, (void)argv;
@@ -88,18 +92,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     for (int k = 0; k < NUM_FILES; k++) {
         file_path(k, path, sizeof path);
         FILE *f = fopen(path, "rb");
-        intact[k] = malloc(1 << 16);
-        if (!f || !intact[k])
+        if (!f || fseek(f, 0, SEEK_END) != 0 || ftell(f) < 0)
             abort();
-        intact_size[k] = fread(intact[k], 1, 1 << 16, f);
+        intact_size[k] = (size_t)ftell(f);
+        rewind(f);
+        if (!(intact[k] = malloc(intact_size[k] + 1)) ||
+            fread(intact[k], 1, intact_size[k], f) != intact_size[k])
+            abort();
         fclose(f);
     }
     return 0;
 }
 
 /* Probes SAMPLES positions of material m spread over its table, each side to move, through
- * every entry point that reads values. */
-static void probe_material(damero_tb *tb, int m)
+ * every entry point that reads values; under the rules too when `rules` (a search where a
+ * rule table fails, dear: only when one was given). */
+static void probe_material(damero_tb *tb, int m, bool rules)
 {
     static damero_move moves[DAMERO_MAX_MOVES];
     uint64_t step = indexes[m].size / SAMPLES + 1;
@@ -109,6 +117,8 @@ static void probe_material(damero_tb *tb, int m)
             damero_position pos = { .side_to_move = side };
             char fen[FEN_SIZE];
             damero_value value;
+            damero_counts counts;
+            damero_rules_value under_rules;
             int wdl, count;
             index_position(&indexes[m], i, (enum side)side, &p);
             fen_print(russian, &p, fen);
@@ -118,6 +128,10 @@ static void probe_material(damero_tb *tb, int m)
             damero_probe(tb, &pos, &value);
             if ((i / step) % 8 == 0)
                 damero_root_moves(tb, &pos, moves, DAMERO_MAX_MOVES, &count);
+            if (rules && (i / step) % 4 == 0 &&
+                damero_counts_start(tb, &pos, &counts) == DAMERO_OK)
+                for (int reading = 0; reading < 2; reading++)
+                    damero_probe_rules(tb, &pos, &counts, reading, &under_rules);
         }
 }
 
@@ -139,7 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     damero_tb *tb;
     if (damero_open("russian", root, 1 << 16, &tb) == DAMERO_OK) {
-        probe_material(tb, k % NUM_MATERIALS);
+        probe_material(tb, k % NUM_MATERIALS, k / NUM_MATERIALS + 1 >= METRIC_RULES0);
         damero_close(tb);
     }
     /* a header may claim any number of positions, and a whole read takes memory for them
