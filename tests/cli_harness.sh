@@ -47,6 +47,18 @@ check() {
   "$@" || fail "$what"
 }
 
+# check_quiet DESCRIPTION COMMAND...: runs COMMAND, quietly; a failure prints its output.
+check_quiet() {
+  local what=$1 out
+  shift
+  checks=$((checks + 1))
+  if ! out=$("$@" 2>&1); then
+    fail "$what:"
+    echo "$out" | sed 's/^/    /'
+    return 1
+  fi
+}
+
 # same_files DIR1 DIR2: both hold the same file names with the same bytes.
 same_files() {
   local a=$1 b=$2 f ok=0

@@ -23,18 +23,6 @@ for tool in pkg-config "$cc" nm readelf; do
 done
 make_tmp install
 
-# check_quiet DESCRIPTION COMMAND...: runs COMMAND, quietly; a failure prints its output.
-check_quiet() {
-  local what=$1 out
-  shift
-  checks=$((checks + 1))
-  if ! out=$("$@" 2>&1); then
-    fail "$what:"
-    echo "$out" | sed 's/^/    /'
-    return 1
-  fi
-}
-
 prefix=$tmp/prefix
 if ! check_quiet "cmake --install $build --prefix $prefix" "$cmake" --install "$build" --prefix "$prefix"; then
   summary

@@ -21,18 +21,6 @@ fi
 make_tmp python-install
 unset DAMERO_LIBRARY PYTHONPATH
 
-# check_quiet DESCRIPTION COMMAND...: runs COMMAND, quietly; a failure prints its output.
-check_quiet() {
-  local what=$1 out
-  shift
-  checks=$((checks + 1))
-  if ! out=$("$@" 2>&1); then
-    fail "$what:"
-    echo "$out" | sed 's/^/    /'
-    return 1
-  fi
-}
-
 venv=$tmp/venv
 # The system's site-packages give the environment setuptools and wheel without a network.
 check_quiet "python3 -m venv" "$python" -m venv --system-site-packages "$venv" &&
