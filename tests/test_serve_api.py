@@ -48,27 +48,23 @@ def same_as_cli(c, damero, tables, base):
 def rules_same_as_cli(c, damero, tables, base):
     """/api/VARIANT/rules answers what `damero probe --json --rules` prints (the counts
     starting at the position), under either reading; a bad reading is a 400."""
-    for variant, fen, reading in (("russian", "W:WKa1,Kc3:BKh8", "1"),
-                                  ("russian", "B:WKa1,Kc3:BKh8", "2"),
-                                  ("international", "W:W28,K46:B7", "1")):
-        url = f"{base}api/{variant}/rules?fen={urllib.parse.quote(fen)}&reading={reading}"
-        status, got = get_json(url)
-        out = subprocess.run([damero, "probe", "--variant", variant, "--dir", tables, "--json",
-                              "--reading", reading, fen], capture_output=True, text=True,
-                             check=True).stdout
-        want = json.loads(out)
-        c.check(status == 200 and got == want and "rules" in got,
-                f"{variant} {fen} rules (reading {reading}): {status} {got} != {want}")
-    for variant, fen, reading in (("russian", "W:WKa1,Kc3:BKh8", "1"),
-                                  ("russian", "B:WKb2,Kc3:BKa1", "2")):
-        url = f"{base}api/{variant}/rules/line?fen={urllib.parse.quote(fen)}&reading={reading}"
-        status, got = get_json(url)
-        out = subprocess.run([damero, "line", "--variant", variant, "--dir", tables, "--json",
-                              "--reading", reading, fen], capture_output=True, text=True,
-                             check=True).stdout
-        want = json.loads(out)
-        c.check(status == 200 and got == want and "rules_result" in got,
-                f"{variant} {fen} rules/line (reading {reading}): {status} {got} != {want}")
+    # each endpoint against the command it answers as, and a key only the rules give
+    for endpoint, command, key, cases in (
+            ("rules", "probe", "rules", (("russian", "W:WKa1,Kc3:BKh8", "1"),
+                                         ("russian", "B:WKa1,Kc3:BKh8", "2"),
+                                         ("international", "W:W28,K46:B7", "1"))),
+            ("rules/line", "line", "rules_result", (("russian", "W:WKa1,Kc3:BKh8", "1"),
+                                                    ("russian", "B:WKb2,Kc3:BKa1", "2")))):
+        for variant, fen, reading in cases:
+            url = (f"{base}api/{variant}/{endpoint}?fen={urllib.parse.quote(fen)}"
+                   f"&reading={reading}")
+            status, got = get_json(url)
+            out = subprocess.run([damero, command, "--variant", variant, "--dir", tables,
+                                  "--json", "--reading", reading, fen], capture_output=True,
+                                 text=True, check=True).stdout
+            want = json.loads(out)
+            c.check(status == 200 and got == want and key in got,
+                    f"{variant} {fen} {endpoint} (reading {reading}): {status} {got} != {want}")
     status, got = get_json(f"{base}api/russian/rules?fen=W:WKa1,Kc3:BKh8&reading=3")
     c.check(status == 400 and "reading is 1 or 2" in got.get("error", ""),
             f"reading=3: {status} {got}")
