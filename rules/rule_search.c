@@ -340,15 +340,18 @@ static int solve_moves(struct rule_search *s, const struct position *p,
         struct rule_counts after;
         struct rule_verdict v;
         rule_counts_after(s->row, p, c, move_facts_of(p, m), &cand[k].child, &after);
-        status = solve(s, &cand[k].child, &after, &v);
+        if ((status = solve(s, &cand[k].child, &after, &v)) != 0)
+            break; /* stopped, or out of memory: v holds nothing */
         v = rule_verdict_parent(v, rule_counts_zeroing(s->row, c, &after));
         beyond |= v.beyond;
         dtz_add(&dtz, v);
         if (k == 0 || rule_verdict_rank(v) > rule_verdict_rank(*out))
             *out = v;
     }
-    out->dtz = dtz_of(&dtz, out->wdl);
-    out->beyond = beyond;
+    if (status == 0) {
+        out->dtz = dtz_of(&dtz, out->wdl);
+        out->beyond = beyond;
+    }
     free(list);
     free(cand);
     return status;
