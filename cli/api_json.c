@@ -52,6 +52,12 @@ const char *category_word(int plain_wdl, const damero_rules_value *rules)
                                                                              : "draw";
 }
 
+/* The category where the variant has no move-limit rule: the plain value's. */
+static const char *plain_category(int wdl)
+{
+    return category_word(wdl, &(damero_rules_value){ .wdl = wdl });
+}
+
 /* The stop function of a category's search: it is asked every 1024 states, and stops at
  * the (CATEGORY_ASKS + 1)th ask. A count of states, not a time, so that the answer is
  * the same whatever the load. */
@@ -135,10 +141,9 @@ int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
     }
     if (damero_rule_count(tb) == 0) {
         /* no move-limit rules: the plain value is the value under them */
-        category = category_word(value.wdl, &(damero_rules_value){ .wdl = value.wdl });
+        category = plain_category(value.wdl);
         for (int i = 0; i < count; i++)
-            categories[i] = category_word(moves[i].value.wdl,
-                                          &(damero_rules_value){ .wdl = moves[i].value.wdl });
+            categories[i] = plain_category(moves[i].value.wdl);
     } else {
         category = category_word(value.wdl, bounded_rules_value(tb, pos, &rules));
         move_categories(tb, pos, moves, count, categories);

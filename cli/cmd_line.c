@@ -126,7 +126,7 @@ static int print_moves(damero_tb *tb, const struct line_args *a, const struct li
 
     for (int ply = 0; ply < l->plies; ply++) {
         bool second = (ply + second_first) % 2 == 1, last = ply + 1 == l->plies;
-        if (!second || ply == 0 || a->boards) {
+        if (pdn_numbered(second_first, ply) || a->boards) {
             pdn_move_number(second_first, ply, number, sizeof number);
             printf("%6s ", number);
         }
@@ -237,7 +237,7 @@ static int print_pdn(damero_tb *tb, const struct line_args *a, const damero_valu
                      const struct line *l)
 {
     const struct variant *v = variant_by_name(a->t.variant);
-    char fen[DAMERO_FEN_SIZE], text[160], gametype[16];
+    char fen[DAMERO_FEN_SIZE], text[160];
     struct pdn_writer w;
     const char *result;
 
@@ -245,10 +245,7 @@ static int print_pdn(damero_tb *tb, const struct line_args *a, const damero_valu
         pdn_result(tb, l, &result) != DAMERO_OK)
         return probe_failure("line");
     pdn_write_tag(stdout, "Event", "damero line");
-    if (v->pdn_gametype) {
-        snprintf(gametype, sizeof gametype, "%d", v->pdn_gametype);
-        pdn_write_tag(stdout, "GameType", gametype);
-    }
+    pdn_write_gametype(stdout, v->pdn_gametype);
     pdn_write_tag(stdout, "FEN", fen);
     pdn_write_tag(stdout, "Result", result);
     pdn_writer_init(&w, stdout, pdn_second_first(tb, &l->positions[0]));

@@ -374,12 +374,26 @@ void pdn_move_number(bool second_first, int ply, char *number, size_t size)
     snprintf(number, size, index % 2 == 0 ? "%d." : "%d...", index / 2 + 1);
 }
 
+bool pdn_numbered(bool second_first, int ply)
+{
+    return (ply + second_first) % 2 == 0 || ply == 0;
+}
+
+void pdn_write_gametype(FILE *out, int gametype)
+{
+    char code[16];
+    if (gametype == 0)
+        return;
+    snprintf(code, sizeof code, "%d", gametype);
+    pdn_write_tag(out, "GameType", code);
+}
+
 void pdn_write_move(struct pdn_writer *w, const char *text)
 {
     char number[24];
 
     pdn_move_number(w->second_first, w->ply, number, sizeof number);
-    if ((w->ply + w->second_first) % 2 == 0 || w->ply == 0 || w->after_comment)
+    if (pdn_numbered(w->second_first, w->ply) || w->after_comment)
         write_word(w, "", number, strlen(number), "");
     write_word(w, "", text, strlen(text), "");
     w->ply++;

@@ -61,6 +61,10 @@ const char *pdn_tag(const struct pdn_game *g, const char *name);
 /* Writes [name "value"], escaping '"' and '\'. */
 void pdn_write_tag(FILE *out, const char *name, const char *value);
 
+/* Writes [GameType "N"], PDN's code of the rules, where the variant has one (gametype 0:
+ * nothing). */
+void pdn_write_gametype(FILE *out, int gametype);
+
 /* Writes move text wrapped at 79 columns. */
 struct pdn_writer {
     FILE *out;
@@ -81,6 +85,10 @@ bool pdn_second_first(const damero_tb *tb, const damero_position *pos);
 /* The number written before the move of ply `ply` (from 0) of a game, second_first as
  * above: "12." before the first move of a pair, "12..." before the second. */
 void pdn_move_number(bool second_first, int ply, char *number, size_t size);
+
+/* Whether the move of ply `ply` is written with its number in a line of moves: the first
+ * move of each pair, and the first move of all. */
+bool pdn_numbered(bool second_first, int ply);
 
 void pdn_write_move(struct pdn_writer *w, const char *text);
 void pdn_write_comment(struct pdn_writer *w, const char *text);

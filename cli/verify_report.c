@@ -102,7 +102,7 @@ static void print_moves(FILE *f, const struct variant_report *r, const struct li
     char number[24];
     for (int k = 0; k < line->plies; k++) {
         pdn_move_number(second_first, k, number, sizeof number);
-        if (k == 0 || (k + second_first) % 2 == 0)
+        if (pdn_numbered(second_first, k))
             fprintf(f, "%s%s ", k ? " " : "", number);
         else
             fprintf(f, " ");
@@ -114,14 +114,12 @@ static void print_moves(FILE *f, const struct variant_report *r, const struct li
 /* The line as a PDN game a player can load and replay (Markdown only: a code block). */
 static void print_pdn(FILE *f, const struct variant_report *r, const struct line *line)
 {
-    char fen[DAMERO_FEN_SIZE], type[16];
+    char fen[DAMERO_FEN_SIZE];
     struct pdn_writer w;
     if (line->plies == 0 || damero_write_fen(r->tb, &line->positions[0], fen) != DAMERO_OK)
         return;
     fprintf(f, "\n```pdn\n");
-    snprintf(type, sizeof type, "%d", r->v->pdn_gametype);
-    if (r->v->pdn_gametype)
-        pdn_write_tag(f, "GameType", type);
+    pdn_write_gametype(f, r->v->pdn_gametype);
     pdn_write_tag(f, "FEN", fen);
     pdn_writer_init(&w, f, pdn_second_first(r->tb, &line->positions[0]));
     for (int k = 0; k < line->plies; k++)
