@@ -14,7 +14,9 @@
 #include "core/position.h"
 
 #define MATERIAL_MAX_PIECES 8 /* pieces on the board in all; far beyond what can be built */
-#define MATERIAL_NAME_SIZE (MATERIAL_MAX_PIECES + 2)
+/* Room for the name of any position's material, not only of a table's: a position of 9
+ * or more pieces is named in messages ("no table has 9 pieces", a move's material). */
+#define MATERIAL_NAME_SIZE (MAX_SQUARES + 2)
 
 struct material {
     int kings[2]; /* indexed by enum side */

@@ -505,7 +505,9 @@ struct table_file_info table_file_identity(const struct variant *v, const struct
 {
     struct table_file_info want = { .metric = metric, .index_version = INDEX_VERSION,
                                     .positions = positions };
+    char name[MATERIAL_NAME_SIZE];
+    material_name(m, name);
     snprintf(want.variant, sizeof want.variant, "%s", v->name);
-    material_name(m, want.material);
+    snprintf(want.material, sizeof want.material, "%s", name);
     return want;
 }

@@ -23,6 +23,23 @@ static void expect_name(const struct material *m, const char *expected)
     assert_string_equal(name, expected);
 }
 
+/* Any position's material can be named, also a whole board's, far beyond the tables:
+ * messages name the material of a position that has too many pieces to be probed. */
+static void test_name_of_a_full_board(void **state)
+{
+    (void)state;
+    struct material m = { { 0, 0 }, { 20, 20 } };
+    char expected[64];
+    memset(expected, 'M', 41);
+    expected[20] = 'v';
+    expected[41] = '\0';
+    expect_name(&m, expected);
+    struct material kings = { { MAX_SQUARES / 2, MAX_SQUARES / 2 }, { 0, 0 } };
+    char name[MATERIAL_NAME_SIZE];
+    material_name(&kings, name);
+    assert_int_equal(strlen(name), MAX_SQUARES + 1);
+}
+
 /* Reading then writing gives the text back, and the counts are the letters'. */
 static void test_parse_name_round_trip(void **state)
 {
@@ -291,6 +308,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_name_round_trip),
+        cmocka_unit_test(test_name_of_a_full_board),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_orientation),
         cmocka_unit_test(test_material_of),
