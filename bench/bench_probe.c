@@ -277,7 +277,7 @@ static int probe_one(damero_tb *tb, const damero_position *pos, enum probe_kind 
     switch (kind) {
     case PROBE_WDL: return damero_probe_wdl(tb, pos, &value.wdl);
     case PROBE_DTM: return damero_probe(tb, pos, &value);
-    case PROBE_RULES: return damero_probe_rules(tb, pos, NULL, 0, &rules);
+    case PROBE_RULES: return damero_probe_rules(tb, pos, NULL, 1, &rules);
     case PROBE_WDL_MANY: return damero_probe_wdl_many(tb, pos, 1, &value.wdl, NULL);
     case PROBE_WDL_CACHED: return damero_probe_wdl_cached(tb, pos, &value.wdl);
     }

@@ -8,7 +8,7 @@
  * answer (pieces on random squares, men and kings at random; the ones the library
  * refuses are drawn again), warms the cache with one pass of each probe, then runs
  * --rounds rounds, each timing damero_probe over every position and then
- * damero_probe_rules (counts starting at the position, reading 0) over the same ones,
+ * damero_probe_rules (counts starting at the position, reading 1) over the same ones,
  * in CPU time of the thread. Prints each kind's fastest round and the ratio: on a shared
  * machine the fastest round is the one least disturbed. Only the public API is used. */
 #define _POSIX_C_SOURCE 200809L
@@ -98,7 +98,7 @@ static double pass(damero_tb *tb, const damero_position *pos, int n, int rules)
     for (int k = 0; k < n; k++) {
         damero_value v;
         damero_rules_value r;
-        int status = rules ? damero_probe_rules(tb, &pos[k], NULL, 0, &r)
+        int status = rules ? damero_probe_rules(tb, &pos[k], NULL, 1, &r)
                            : damero_probe(tb, &pos[k], &v);
         if (status != DAMERO_OK) {
             fprintf(stderr, "bench_rules_probe: %s\n", damero_error_message());

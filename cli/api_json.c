@@ -75,7 +75,7 @@ static const damero_rules_value *bounded_rules_value(damero_tb *tb, const damero
     int left = CATEGORY_ASKS, status;
 
     damero_set_stop(asks_spent, &left);
-    status = damero_probe_rules(tb, pos, NULL, 0, value);
+    status = damero_probe_rules(tb, pos, NULL, 1, value);
     damero_set_stop(NULL, NULL);
     return status == DAMERO_OK ? value : NULL;
 }
@@ -113,7 +113,7 @@ static void move_categories(damero_tb *tb, const damero_position *pos, const dam
             categories[i] = "draw";
         else if (status == DAMERO_OK && left >= 0 &&
                  damero_counts_after(tb, pos, &start, &moves[i], &after) == DAMERO_OK &&
-                 damero_probe_rules(tb, &moves[i].after, &after, 0, &value) == DAMERO_OK)
+                 damero_probe_rules(tb, &moves[i].after, &after, 1, &value) == DAMERO_OK)
             categories[i] = turned_over(category_word(value.plain.wdl, &value));
     }
     damero_set_stop(NULL, NULL);
@@ -181,7 +181,7 @@ json_t *rules_value_json(const damero_tb *tb, int reading, const damero_rules_va
         return NULL;
     }
     return json_pack("{s:i, s:s, s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o}", "reading",
-                     reading + 1, "wdl", wdl_word(v->wdl), "plies", json_count(v->plies),
+                     reading, "wdl", wdl_word(v->wdl), "plies", json_count(v->plies),
                      "dtz", json_count(v->dtz), "cursed",
                      v->wdl == DAMERO_DRAW && v->plain.wdl == DAMERO_WIN, "blessed",
                      v->wdl == DAMERO_DRAW && v->plain.wdl == DAMERO_LOSS, "exact",

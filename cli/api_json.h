@@ -35,7 +35,7 @@ int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                   json_t **json);
 
 /* {reading, wdl, plies, cursed, blessed, exact, binding, counts, strong}: a value under
- * the move-limit rules (damero_probe_rules), reading 0 or 1; plies null in a draw, binding
+ * the move-limit rules (damero_probe_rules), reading 1 or 2; plies null in a draw, binding
  * the name of the count that runs out first in a cursed win or blessed loss (else null),
  * counts each rule's plies played by name (null: not started), strong the side ("white"
  * or "black") each running "win within" count is for, by name. NULL when memory runs

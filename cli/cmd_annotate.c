@@ -829,7 +829,7 @@ static int annotate(struct context *ctx, const char *text, size_t size)
 
 int cmd_annotate(int argc, char **argv)
 {
-    struct annotate_args a = { .t = table_args_default() };
+    struct annotate_args a = { .t = table_args_default(), .rules = RULES_ARGS_DEFAULT };
     struct context ctx = { .a = &a };
     size_t size = 0;
     char *text, message[512];

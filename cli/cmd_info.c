@@ -33,9 +33,10 @@ static const char help[] =
     "built without DTM ('damero gen --metrics wdl' or 'wdl+mtc') is described without it,\n"
     "and with its longest MTC where its .mtc file is there.\n"
     "\n"
-    "A rule table (MATERIAL.ru0 or .ru1, built by 'damero gen --rules') is described the same\n"
-    "way with the values under the variant's move-limit rules, in each position's fresh\n"
-    "state (every count that applies there just started), under reading 0 or 1; it adds the\n"
+    "A rule table (MATERIAL.ru0 for reading 1, .ru1 for reading 2, built by 'damero gen\n"
+    "--rules') is described the same way with the values under the variant's move-limit\n"
+    "rules, in each position's fresh state (every count that applies there just started),\n"
+    "under its reading (as 'damero probe --reading' numbers them); it adds the\n"
     "cursed wins (won without the rules, drawn under them) and blessed losses (the same for\n"
     "the loser). The DTM figures are then plies to the end of the game under the rules.\n"
     "A distance table (MATERIAL.rz0 or .rz1, beside the rule table) is checked and described\n"
@@ -53,7 +54,7 @@ static const char help[] =
     "                  giveaway variants). max_dtm and max_mtc are in plies, null when there\n"
     "                  is no win (no decisive position) or the table has no such file\n"
     "                  (max_dtm_fen and dtm_histogram are then null too). A rule table's\n"
-    "                  object adds rules_reading (0 or 1) and, for each side, cursed_wins\n"
+    "                  object adds rules_reading (1 or 2) and, for each side, cursed_wins\n"
     "                  and blessed_losses; its max_mtc is null. A table that cannot be\n"
     "                  read gives {file, error} instead ({material, error} with --variant).\n";
 
@@ -274,8 +275,8 @@ static void summarize_zeroing(const struct table_file_info *info, void *values[2
 /* Opens the table FILE belongs to, reading and checking FILE whole (so that damage in it
  * is reported even when the statistics come from its .dtm and .mtc siblings). When FILE
  * is a rule table, or the distance table beside one, the rule table's values are put in
- * rules[] (else NULL) and its reading in *reading (else -1); a distance table's summary
- * goes to *z. */
+ * rules[] (else NULL) and its reading in *reading (1 or 2, else 0); a distance table's
+ * summary goes to *z. */
 static const struct table *open_table(const char *file, struct tableset *ts, char *dir,
                                       size_t dir_size, dtm_t *rules[2], int *reading,
                                       struct zeroing_summary *z, char *err, size_t err_size)
@@ -289,7 +290,7 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
     void *values[2];
 
     rules[0] = rules[1] = NULL;
-    *reading = -1;
+    *reading = 0;
     if (table_file_read_info(file, &info, err, err_size) < 0 ||
         check_place(file, &info, err, err_size) < 0)
         return NULL;
@@ -319,11 +320,11 @@ static const struct table *open_table(const char *file, struct tableset *ts, cha
         free(values[1]);
         return t;
     }
-    *reading = info.metric == METRIC_RULES1 || info.metric == METRIC_ZEROING1;
+    *reading = info.metric == METRIC_RULES1 || info.metric == METRIC_ZEROING1 ? 2 : 1;
     if (info.metric == METRIC_ZEROING0 || info.metric == METRIC_ZEROING1) {
         zeroing_info = info;
         zeroing[0] = values[0], zeroing[1] = values[1];
-        if (tableset_read_file(ts, &m, table_metric_rules(*reading), t->ix.size, &info,
+        if (tableset_read_file(ts, &m, table_metric_rules(*reading - 1), t->ix.size, &info,
                                values, err, err_size) < 0) {
             free(zeroing[0]);
             free(zeroing[1]);
@@ -431,8 +432,8 @@ int cmd_info(int argc, char **argv)
         json_t *json = json_pack(
             "{s:s, s:s, s:I, s:o, s:o}", "variant", ts.v->name, "material", name,
             "positions", (json_int_t)(stats[WHITE].positions + stats[BLACK].positions),
-            "white", side_json(ts.v, t, WHITE, &stats[WHITE], reading >= 0), "black",
-            side_json(ts.v, t, BLACK, &stats[BLACK], reading >= 0));
+            "white", side_json(ts.v, t, WHITE, &stats[WHITE], reading > 0), "black",
+            side_json(ts.v, t, BLACK, &stats[BLACK], reading > 0));
         if (json && zeroing.is &&
             (json_object_set_new(json, "zeroing_longest", json_integer(zeroing.longest)) < 0 ||
              json_object_set_new(json, "zeroing_known", json_integer((json_int_t)zeroing.known)) < 0 ||
@@ -441,7 +442,7 @@ int cmd_info(int argc, char **argv)
             json_decref(json);
             json = NULL;
         }
-        if (json && reading >= 0 &&
+        if (json && reading > 0 &&
             json_object_set_new(json, "rules_reading", json_integer(reading)) < 0) {
             json_decref(json);
             json = NULL;
@@ -452,7 +453,7 @@ int cmd_info(int argc, char **argv)
         printf("%s %s: %" PRIu64 " positions (%" PRIu64 " per side to move, %" PRIu64
                " stored)\n", ts.v->title, name, stats[WHITE].positions + stats[BLACK].positions,
                stats[WHITE].positions, t->ix.size);
-        if (reading >= 0)
+        if (reading > 0)
             printf("values under the move-limit rules, reading %d, each position's fresh "
                    "state (the DTM is to the end of the game under the rules)\n", reading);
         if (zeroing.is)
@@ -460,8 +461,8 @@ int cmd_info(int argc, char **argv)
                    "%llu won or lost fresh states have one, %llu have none (a \"win "
                    "within\" count runs there; the probe searches)\n", zeroing.longest,
                    (unsigned long long)zeroing.known, (unsigned long long)zeroing.unknown);
-        print_text_side(ts.v, t, WHITE, &stats[WHITE], reading >= 0);
-        print_text_side(ts.v, t, BLACK, &stats[BLACK], reading >= 0);
+        print_text_side(ts.v, t, WHITE, &stats[WHITE], reading > 0);
+        print_text_side(ts.v, t, BLACK, &stats[BLACK], reading > 0);
     }
     for (int side = WHITE; side <= BLACK; side++) {
         free(stats[side].win_plies);

@@ -197,7 +197,7 @@ static int print_text(damero_tb *tb, const struct line_args *a, const damero_val
            value);
     if (l->rules) {
         rules_value_words(&l->start, value, sizeof value);
-        printf("; under the rules (reading %d): %s", l->reading + 1, value);
+        printf("; under the rules (reading %d): %s", l->reading, value);
     }
     printf("\n");
     if ((status = print_board(tb, &l->positions[0])) != EXIT_OK ||
@@ -290,7 +290,8 @@ static int run_line(damero_tb *tb, const struct line_args *a, struct line *l)
 
 int cmd_line(int argc, char **argv)
 {
-    struct line_args a = { .t = table_args_default(), .max_plies = DEFAULT_MAX_PLIES };
+    struct line_args a = { .t = table_args_default(), .max_plies = DEFAULT_MAX_PLIES,
+                           .rules = RULES_ARGS_DEFAULT };
     struct line l = { 0 };
     damero_tb *tb = NULL;
     damero_position start;

@@ -389,7 +389,7 @@ static int probe_batch(const struct table_args *a, const char *input)
 int cmd_probe(int argc, char **argv)
 {
     struct table_args a = table_args_default();
-    struct rules_args rules = { 0 };
+    struct rules_args rules = RULES_ARGS_DEFAULT;
     damero_tb *tb = NULL;
     damero_position pos;
     damero_move *moves;

@@ -368,21 +368,22 @@ static unsigned requested_position(struct MHD_Connection *c, damero_tb *tb, cons
 }
 
 /* The reading of the rules a request asks for: ?reading=1 (the default) or 2, as
- * damero_probe_rules takes it (0 or 1). Returns 0, or the HTTP status of the fault with
- * its sentence in message. */
+ * damero_probe_rules takes it. Returns 0, or the HTTP status of the fault with its
+ * sentence in message. */
 static unsigned requested_reading(struct MHD_Connection *c, int *reading, char *message,
                                   size_t size)
 {
     const char *text = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "reading");
 
-    *reading = 0;
+    *reading = 1;
     if (!text || strcmp(text, "1") == 0)
         return 0;
     if (strcmp(text, "2") == 0) {
-        *reading = 1;
+        *reading = 2;
         return 0;
     }
-    snprintf(message, size, "reading is 1 or 2 (the first or second reading of the rules)");
+    snprintf(message, size, "reading is 1 or 2 (the first or second reading of the rules; "
+             "readings are numbered 1 and 2 since damero 0.3.0), not '%s'", text);
     return MHD_HTTP_BAD_REQUEST;
 }
 

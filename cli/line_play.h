@@ -28,7 +28,7 @@ struct line {
 
     /* Under the move-limit rules (line_under_rules): */
     bool rules;
-    int reading;                   /* 0 or 1, as damero_probe_rules takes it */
+    int reading;                   /* 1 or 2, as damero_probe_rules takes it */
     damero_counts counts;          /* the counts at the last position */
     damero_rules_value start;      /* the start's value under the rules */
     int run_out;                   /* END_COUNT: the rule whose count ran out */
@@ -41,7 +41,7 @@ int line_init(struct line *l, int max_plies, const damero_position *start);
 void line_free(struct line *l);
 
 /* Makes line_play play the best moves under the move-limit rules, the counts at the start
- * being `counts` (reading 0 or 1), and values the start under them (l->start). Returns
+ * being `counts` (reading 1 or 2), and values the start under them (l->start). Returns
  * DAMERO_OK, DAMERO_ERR_MEMORY, or the error of damero_probe_rules. */
 int line_under_rules(damero_tb *tb, struct line *l, const damero_counts *counts, int reading);
 

@@ -7,12 +7,6 @@
 #include "cli/options.h"
 #include "cli/probing.h"
 
-const struct option_word reading_words[] = {
-    { "1", "each rule's first reading of its limit" },
-    { "2", "the second, for the rules whose sources differ" },
-    { NULL, NULL },
-};
-
 /* The rule named or numbered (from 1) by the text before '=', or -1. */
 static int rule_of(const damero_tb *tb, const char *text, size_t len)
 {
@@ -102,13 +96,14 @@ void print_rules_text(const damero_tb *tb, const struct rules_args *r,
     static const char *const verb[] = { "loses", "draws", "wins" }; /* by wdl + 1 */
     damero_rule_info info;
     char words[64];
-    printf("\nrules     %s, reading %d:\n", damero_variant(tb), r->reading + 1);
+    printf("\nrules     %s, reading %d:\n", damero_variant(tb), r->reading);
     for (int k = 0; k < damero_rule_count(tb); k++) {
         if (damero_rule(tb, k, &info) != DAMERO_OK)
             continue;
-        int reading = r->reading < info.readings ? r->reading : 0;
-        printf("  %d %-18s %3d %-25s ", k + 1, info.name, info.limit[reading],
-               info.unit[reading]);
+        /* a rule with one reading keeps it under the second */
+        int reading = r->reading <= info.readings ? r->reading : 1;
+        printf("  %d %-18s %3d %-25s ", k + 1, info.name, info.limit[reading - 1],
+               info.unit[reading - 1]);
         if (v->counts.plies[k] == DAMERO_COUNT_NOT_STARTED)
             printf("no count\n");
         else if (v->counts.strong[k] != DAMERO_STRONG_UNSAID)

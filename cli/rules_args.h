@@ -9,15 +9,11 @@
 #include "cli/options.h"
 #include "probe/damero.h"
 
-/* The words --reading takes, "1" and "2": rules_args.reading is the place of the one
- * given, the reading as damero.h numbers it. */
-extern const struct option_word reading_words[];
-
 /* Rows of an option table (cli/options.h), r a struct rules_args: --rules and --reading,
  * for a command that carries the counts itself (annotate). */
 #define RULES_READING_OPTIONS(r)                                                   \
     { "rules", OPTION_FLAG, .to.flag = &(r)->on },                                 \
-    { "reading", OPTION_WORD, .to.number = &(r)->reading, .words = reading_words, \
+    { "reading", OPTION_NUMBER, .to.number = &(r)->reading, .min = 1, .max = 2,     \
       .implies = &(r)->on }
 
 /* The same and --count, which may be repeated. */
@@ -42,9 +38,12 @@ extern const struct option_word reading_words[];
     "  --reading N     1: each rule's first reading of its limit (default); 2: the second,\n" \
     "                  for the rules whose sources differ. Implies --rules\n"
 
+/* A command's struct rules_args before its options are read: the first reading. */
+#define RULES_ARGS_DEFAULT { .reading = 1 }
+
 struct rules_args {
     bool on;
-    int reading;                        /* 0 or 1 */
+    int reading;                        /* 1 or 2, as damero.h numbers them */
     int num_counts;
     const char *count[DAMERO_MAX_RULES]; /* "RULE=N" as given */
 };

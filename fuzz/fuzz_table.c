@@ -130,7 +130,7 @@ static void probe_material(damero_tb *tb, int m, bool rules)
                 damero_root_moves(tb, &pos, moves, DAMERO_MAX_MOVES, &count);
             if (rules && (i / step) % 4 == 0 &&
                 damero_counts_start(tb, &pos, &counts) == DAMERO_OK)
-                for (int reading = 0; reading < 2; reading++)
+                for (int reading = 1; reading <= 2; reading++)
                     damero_probe_rules(tb, &pos, &counts, reading, &under_rules);
         }
 }

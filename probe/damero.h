@@ -48,12 +48,14 @@ extern "C" {
 #endif
 
 /* The version of this header: the one place the project's version number is written
- * (CMakeLists.txt reads it from here). MAJOR is the shared library's soname
- * (libdamero.so.MAJOR), raised when a change breaks programs built against an older
- * header; MINOR when functions are added; PATCH for fixes. damero_version() says which
- * library a program actually runs with. */
+ * (CMakeLists.txt reads it from here). From 1.0, MAJOR is raised when a change breaks
+ * programs built against an older header, MINOR when functions are added, PATCH for
+ * fixes, and the shared library's soname is libdamero.so.MAJOR. While MAJOR is 0 a new
+ * MINOR may break programs (semantic versioning), so the soname is libdamero.so.0.MINOR:
+ * a program built against 0.2 does not load 0.3. damero_version() says which library a
+ * program actually runs with. */
 #define DAMERO_VERSION_MAJOR 0
-#define DAMERO_VERSION_MINOR 2
+#define DAMERO_VERSION_MINOR 3
 #define DAMERO_VERSION_PATCH 0
 #define DAMERO_STRINGIFY_(x) #x
 #define DAMERO_STRINGIFY(x) DAMERO_STRINGIFY_(x)
@@ -491,9 +493,11 @@ int damero_legal_moves(const damero_tb *tb, const damero_position *pos, damero_m
  * A win that the rules make a draw (plain.wdl DAMERO_WIN, wdl DAMERO_DRAW) is a "cursed
  * win"; a loss they make a draw a "blessed loss".
  *
- * Where a rule's sources read its limit differently, `reading` chooses: 0 takes every
- * rule's first reading, 1 the second of the rules that have two (the others keep their
- * only one). damero_rule() names the readings. */
+ * Where a rule's sources read its limit differently, `reading` chooses: 1 takes every
+ * rule's first reading, 2 the second of the rules that have two (the others keep their
+ * only one); reading r's limit is damero_rule_info.limit[r - 1]. damero_rule() names the
+ * readings. Readings are numbered 1 and 2 since 0.3.0 (0.2 took 0 and 1): a reading of 0
+ * is refused with DAMERO_ERR_ARGUMENT. */
 
 #define DAMERO_MAX_RULES 8          /* more rules than any variant has */
 #define DAMERO_COUNT_NOT_STARTED (-1)
@@ -538,7 +542,7 @@ typedef struct damero_rule_info {
     const char *name;         /* short: "forzosa", "main road" */
     const char *words;        /* the rule in a sentence */
     int readings;             /* 1 or 2 */
-    int limit[2];             /* each reading's limit, in its unit */
+    int limit[2];             /* each reading's limit, in its unit: reading r's limit[r - 1] */
     const char *unit[2];      /* "moves of the strong side", "moves each" or "plies" */
     const char *source[2];    /* who reads it so */
 } damero_rule_info;
@@ -569,7 +573,7 @@ int damero_counts_after(const damero_tb *tb, const damero_position *pos,
 
 /* Which count has run out at pos, drawing the game: the index of the first such rule
  * (for damero_rule), or -1 when none has (a game that has ended otherwise is not asked
- * about here). counts as damero_probe_rules takes them; reading 0 or 1. Returns
+ * about here). counts as damero_probe_rules takes them; reading 1 or 2. Returns
  * DAMERO_OK with *rule set, DAMERO_ERR_ARGUMENT or DAMERO_ERR_POSITION. Thread-safe.
  * Use: at the root, as the game is played (it reads no table). */
 int damero_counts_run_out(const damero_tb *tb, const damero_position *pos,
@@ -615,7 +619,7 @@ typedef struct damero_rules_value {
 #define DAMERO_DTZ_UNKNOWN (-2)
 
 /* The value of pos under the variant's move-limit rules, given the counts (NULL: as
- * damero_counts_start gives them) and the reading (0 or 1, see above).
+ * damero_counts_start gives them) and the reading (1 or 2, see above).
  *
  * Cost: a draw without the rules, or a win or loss that a count's remaining plies cannot
  * hold (by DTM, or by MTC for a count reset by captures and man moves), is answered from
@@ -636,7 +640,7 @@ typedef struct damero_rules_value {
  * tables and running counts, that added 5% to the mean cost of a call at 4 pieces, 1%
  * at 5.
  *
- * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer, a reading other than 0 or 1),
+ * Returns DAMERO_OK, DAMERO_ERR_ARGUMENT (a NULL pointer, a reading other than 1 or 2),
  * DAMERO_ERR_STOPPED (the thread's stop function stopped the search: damero_set_stop),
  * or an error of damero_probe; DAMERO_ERR_MISSING also where the tables hold no DTM or no
  * MTC (the rules' counts are weighed against both), which the message names. Thread-safe.

@@ -331,7 +331,8 @@ int damero_forget_failures(damero_tb *tb)
 
 const struct rule_row *probe_rule_row(const damero_tb *tb, int reading)
 {
-    return tb && tb->rows_ready && (reading == 0 || reading == 1) ? &tb->rows[reading] : NULL;
+    return tb && tb->rows_ready && (reading == 1 || reading == 2) ? &tb->rows[reading - 1]
+                                                                  : NULL;
 }
 
 int damero_open(const char *variant, const char *dir, size_t cache_bytes, damero_tb **out)

@@ -109,7 +109,7 @@ struct damero_tb {
     pthread_mutex_t dctx_lock;             /* guards the pool of zstd contexts */
     ZSTD_DCtx **dctx_pool;
     size_t dctx_free, dctx_capacity;
-    struct rule_row rows[2];               /* the variant's move-limit rules, by reading */
+    struct rule_row rows[2];               /* the move-limit rules, rows[reading - 1] */
     bool rows_ready;                       /* rows[] hold them (else no rules can be read) */
     int bit_of_number[MAX_SQUARES + 1];    /* square number -> internal bit */
     int number_of_bit[MAX_SQUARES];        /* internal bit -> square number, 0 if none */
@@ -145,8 +145,8 @@ static inline int probe_use_file(damero_tb *tb, struct tb_table *t, enum table_m
     return probe_open_file(tb, t, metric);
 }
 
-/* The handle's move-limit rules under reading (0 or 1), made when it opened; NULL for
- * another reading. */
+/* The handle's move-limit rules under reading (1 or 2, as damero.h numbers it; the row's
+ * own `reading` is the index, 0 or 1), made when it opened; NULL for another reading. */
 const struct rule_row *probe_rule_row(const damero_tb *tb, int reading);
 
 /* ---- positions and moves, public and internal ---- */
@@ -258,11 +258,11 @@ int probe_built_value(damero_tb *tb, const struct position *p, dtm_t *dtm, mtc_t
                       bool *has_dtm, bool *has_mtc);
 
 /* The value under the rules of p's fresh state, from the rule table of p's material
- * under reading (0 or 1): *known is false when that table is not there (nor any value
- * of a position whose game is over); and its distance to zeroing from the distance table
- * beside it, RULE_DTZ_UNKNOWN when that is not there (-1 is never given: a draw's is 0).
- * A table that is there but cannot be read fails as the other tables do. Returns a
- * damero status. Thread-safe. */
+ * under the reading of index `reading` (rule_row.reading: 0 for the first): *known is
+ * false when that table is not there (nor any value of a position whose game is over);
+ * and its distance to zeroing from the distance table beside it, RULE_DTZ_UNKNOWN when
+ * that is not there (-1 is never given: a draw's is 0). A table that is there but cannot
+ * be read fails as the other tables do. Returns a damero status. Thread-safe. */
 int probe_rules_fresh(damero_tb *tb, const struct position *p, int reading, dtm_t *value,
                       int *dtz, bool *known);
 

@@ -95,9 +95,13 @@ static int search_init(struct search *s, damero_tb *tb, int reading)
     s->oracle = (struct rule_oracle){ s, plain_value, fresh_value, NULL,
                                       thread_stop ? ask_thread_stop : NULL };
     rule_search_init(&s->rs, s->row, &s->oracle, MAX_STATES); /* freed whatever follows */
+    /* 0 was the first reading before 0.3.0: old code fails loudly, not silently */
+    if (reading != 1 && reading != 2)
+        return probe_fail(DAMERO_ERR_ARGUMENT, "reading %d: readings are numbered 1 (each "
+                          "rule's first) and 2 (the second, where a rule has two) since "
+                          "damero 0.3.0, where 0.2 took 0 and 1", reading);
     if (!row)
-        return probe_fail(DAMERO_ERR_ARGUMENT, "the reading must be 0 (each rule's first) "
-                                               "or 1 (the second, where a rule has two)");
+        return probe_fail(DAMERO_ERR_ARGUMENT, "a NULL handle");
     return DAMERO_OK;
 }
 
@@ -315,7 +319,7 @@ void damero_set_stop(damero_stop_fn stop, void *context)
 
 int damero_rule_count(const damero_tb *tb)
 {
-    const struct rule_row *row = probe_rule_row(tb, 0);
+    const struct rule_row *row = probe_rule_row(tb, 1);
     return row ? row->num : 0;
 }
 
@@ -341,7 +345,7 @@ int damero_counts_start(const damero_tb *tb, const damero_position *pos, damero_
     struct rule_counts c;
     if (!counts || !pos)
         return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_start: a NULL argument");
-    int status = search_init(&s, (damero_tb *)tb, 0);
+    int status = search_init(&s, (damero_tb *)tb, 1);
     if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK)
         return status;
     counts_in(&s, &p, NULL, &c);
@@ -374,7 +378,7 @@ int damero_counts_after(const damero_tb *tb, const damero_position *pos,
     struct rule_counts c, next;
     if (!pos || !counts || !move || !after)
         return probe_fail(DAMERO_ERR_ARGUMENT, "damero_counts_after: a NULL argument");
-    int status = search_init(&s, (damero_tb *)tb, 0);
+    int status = search_init(&s, (damero_tb *)tb, 1);
     if (status != DAMERO_OK || (status = probe_position_in(tb, pos, &p)) != DAMERO_OK ||
         (status = probe_position_in(tb, &move->after, &child)) != DAMERO_OK)
         return status;

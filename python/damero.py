@@ -12,7 +12,9 @@
 Positions are given and returned as FENs in the variant's notation. Values are for the
 side to move: wdl is WIN (1), DRAW (0) or LOSS (-1); dtm and mtc count plies, None in a
 draw, NOT_BUILT where the tables were built without that metric (damero gen --metrics
-wdl: the wdl is still exact, and moves are ranked by wdl, then mtc). Under the move-limit rules (probe_rules, root_moves_rules, the counts_* calls),
+wdl: the wdl is still exact, and moves are ranked by wdl, then mtc). Under the move-limit
+rules (probe_rules, root_moves_rules, the counts_* calls), reading is 1 (each rule's
+first reading of its limit, the default) or 2 (the second), and
 counts are lists with one entry per rule of the variant (in the order of rule(k)): the
 plies played since that rule's count started, or None when it has not started. A running
 count comes back as a Count, an int that also says (.strong: "white" or "black") the side
@@ -28,13 +30,14 @@ raises ArgumentError (both a DameroError with status ERR_ARGUMENT and a ValueErr
 where ctypes would silently wrap the number or cut the string.
 
 The shared library is found in this order, the first that exists being loaded: the file
-$DAMERO_LIBRARY names; libdamero.so.0 beside this module (bundled); the lib/ of the
+$DAMERO_LIBRARY names; libdamero.so.0.3 beside this module (bundled); the lib/ of the
 prefix this module was installed into (by `cmake --install`, as
 PREFIX/share/damero/python/damero.py, or by pip into an environment whose prefix also
 holds libdamero); then the system's loader (LD_LIBRARY_PATH, the ldconfig cache). When
 none loads, ImportError lists where it looked. __version__ is the version of libdamero
-this binding was written for; the library loaded must have its major version and at
-least its minor one (version() says which it is). The tables' root, when not given, is
+this binding was written for; the library loaded must have its soname (libdamero.so.0.3:
+its major and minor version while the major one is 0) and, from 1.0, at least its minor
+one (version() says which it is). The tables' root, when not given, is
 $DAMERO_TABLES, else "tables", as for the damero command.
 A Tables object may be probed from several threads at once (the C library is thread-safe);
 close it (or leave its `with` block) when no thread uses it any more.
@@ -48,7 +51,7 @@ from collections import namedtuple
 
 # Read by pyproject.toml without importing the module; binding_layout holds it to
 # damero.h's DAMERO_VERSION.
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 WIN, DRAW, LOSS = 1, 0, -1
 NOT_CACHED = 1  # probe_wdl_cached's "not in the cache": no failure
@@ -189,7 +192,14 @@ _PROBLEM_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_
                                ctypes.c_char_p)
 
 
-_SONAME = "libdamero.so.0"
+def _soname(version):
+    """The shared library's soname for a version: libdamero.so.0.MINOR while the major
+    version is 0 (a 0.x minor may break programs), libdamero.so.MAJOR from 1.0."""
+    major, minor = (int(n) for n in version.split(".")[:2])
+    return f"libdamero.so.{major}.{minor}" if major == 0 else f"libdamero.so.{major}"
+
+
+_SONAME = _soname(__version__)
 
 
 def _prefix_libdirs(prefix):
@@ -247,12 +257,13 @@ def _version_of(lib):
 
 
 def _check_version(lib):
-    """ImportError unless the library loaded has this binding's major version and at
-    least its minor one: the binding calls functions that came with that minor."""
+    """ImportError unless the library loaded is one this binding was written for: of its
+    soname (its major and minor version while the major one is 0, where a new minor may
+    break programs), and from 1.0 of at least its minor one, whose functions it calls."""
     have = _version_of(lib)
-    want_major, want_minor = (int(n) for n in __version__.split(".")[:2])
-    major, minor = (int(n) for n in have.split(".")[:2])
-    if major != want_major or minor < want_minor:
+    want_minor = int(__version__.split(".")[1])
+    minor = int(have.split(".")[1])
+    if _soname(have) != _SONAME or minor < want_minor:
         raise ImportError(f"libdamero {have} loaded ({lib._name}), but this damero.py is "
                           f"for {__version__}: install the library and the binding of one "
                           f"version, or set DAMERO_LIBRARY to a matching {_SONAME}")
@@ -568,7 +579,7 @@ class Tables:
                                         ctypes.byref(self._c_move(move)), ctypes.byref(after)))
         return self._counts_list(after)
 
-    def counts_run_out(self, fen, counts, reading=0):
+    def counts_run_out(self, fen, counts, reading=1):
         """The index of the first rule whose count has run out at fen (drawing the game),
         or None."""
         rule = ctypes.c_int()
@@ -577,17 +588,19 @@ class Tables:
                                           ctypes.byref(rule)))
         return _counted(rule.value)
 
-    def probe_rules(self, fen, counts=None, reading=0):
+    def probe_rules(self, fen, counts=None, reading=1):
         """The RulesValue of the position under the variant's move-limit rules. counts:
         one entry per rule (None: not started), or None for every count starting at the
-        position; reading 0 (each rule's first reading) or 1 (the second)."""
+        position; reading 1 (each rule's first reading) or 2 (the second; rule(k).limit
+        [reading - 1] is its limit). Readings are numbered 1 and 2 since 0.3.0: 0 raises
+        DameroError (ERR_ARGUMENT)."""
         value = _RulesValue()
         _check(_lib.damero_probe_rules(self._handle(), ctypes.byref(self._position(fen)),
                                        self._counts(counts), _c_int(reading, "reading"),
                                        ctypes.byref(value)))
         return self._rules_value(value)
 
-    def root_moves_rules(self, fen, counts=None, reading=0):
+    def root_moves_rules(self, fen, counts=None, reading=1):
         """Every legal move as a RulesMove, best first under the rules (wins within the
         rules, then draws, a cursed win first, then losses); counts and reading as
         probe_rules."""

@@ -1,5 +1,5 @@
 """Tests of the Python binding (damero.py), run by ctest with the standard library's
-unittest: DAMERO_LIBRARY names the libdamero.so.0 built, DAMERO_COMMAND the damero command,
+unittest: DAMERO_LIBRARY names the libdamero.so.0.3 built, DAMERO_COMMAND the damero command,
 which builds russian tables of up to 3 pieces in a temporary directory first."""
 import json
 import os
@@ -218,12 +218,13 @@ class LibraryTest(unittest.TestCase):
         shutil.rmtree(self.root)
 
     def place(self, module_dir, library_dir=None):
-        """damero.py into module_dir, libdamero.so.0 into library_dir (under root)."""
+        """damero.py into module_dir, the library (as damero._SONAME) into library_dir (under
+        root)."""
         os.makedirs(os.path.join(self.root, module_dir), exist_ok=True)
         shutil.copy(self.module, os.path.join(self.root, module_dir))
         if library_dir is not None:
             os.makedirs(os.path.join(self.root, library_dir), exist_ok=True)
-            shutil.copy(self.built, os.path.join(self.root, library_dir, "libdamero.so.0"))
+            shutil.copy(self.built, os.path.join(self.root, library_dir, damero._SONAME))
         return os.path.join(self.root, module_dir)
 
     def run_import(self, module_dir, **env):
@@ -245,33 +246,33 @@ class LibraryTest(unittest.TestCase):
         where = self.place("bundle", "bundle")
         code, out = self.run_import(where)
         self.assertEqual(code, 0, out)
-        self.assertIn(os.path.join(where, "libdamero.so.0"), out)
+        self.assertIn(os.path.join(where, damero._SONAME), out)
 
     def test_in_the_prefix_cmake_installed_into(self):
         where = self.place(os.path.join("share", "damero", "python"), "lib")
         code, out = self.run_import(where)
         self.assertEqual(code, 0, out)
-        self.assertIn(os.path.join(self.root, "lib", "libdamero.so.0"), out)
+        self.assertIn(os.path.join(self.root, "lib", damero._SONAME), out)
 
     def test_through_the_system_loader(self):
         where = self.place("module_only", "elsewhere")
         code, out = self.run_import(where, LD_LIBRARY_PATH=os.path.join(self.root, "elsewhere"))
         self.assertEqual(code, 0, out)
-        self.assertTrue(out.startswith("libdamero.so.0 "), out)
+        self.assertTrue(out.startswith(damero._SONAME + " "), out)
 
     def test_not_found_says_where_it_looked(self):
         where = self.place(os.path.join("share", "damero", "python"))
         code, out = self.run_import(where)
         if code == 0:
-            self.skipTest("a libdamero.so.0 is installed system-wide: " + out)
+            self.skipTest(f"a {damero._SONAME} is installed system-wide: " + out)
         self.assertIn("ImportError: libdamero not found", out)
-        for place in (os.path.join(where, "libdamero.so.0"), "DAMERO_LIBRARY",
-                      os.path.join(self.root, "lib", "libdamero.so.0"), "system's loader"):
+        for place in (os.path.join(where, damero._SONAME), "DAMERO_LIBRARY",
+                      os.path.join(self.root, "lib", damero._SONAME), "system's loader"):
             self.assertIn(place, out)
 
     def fake_library(self, version):
-        """A libdamero.so.0 of nothing but damero_version (saying `version`) beside a
-        copy of the module; its folder, or None without a C compiler."""
+        """A library named damero._SONAME of nothing but damero_version (saying `version`)
+        beside a copy of the module; its folder, or None without a C compiler."""
         where = self.place("fake")
         source = os.path.join(where, "fake.c")
         with open(source, "w") as f:
@@ -280,13 +281,16 @@ class LibraryTest(unittest.TestCase):
         if compiler is None:
             return None
         subprocess.run([compiler, "-shared", "-fPIC", "-o",
-                        os.path.join(where, "libdamero.so.0"), source], check=True)
+                        os.path.join(where, damero._SONAME), source], check=True)
         return where
 
     def test_a_library_of_another_version_is_refused(self):
         major, minor, _ = (int(n) for n in damero.__version__.split("."))
-        for version, words in ((f"{major + 1}.0.0", "but this damero.py is for"),
-                               (damero.__version__, "has no damero_error_message")):
+        # while the major version is 0, a minor one may break programs: only its own loads
+        other_minors = [f"0.{minor + 1}.0"] + ([f"0.{minor - 1}.0"] if minor else [])
+        refused = [f"{major + 1}.0.0"] + (other_minors if major == 0 else [])
+        for version, words in ([(v, "but this damero.py is for") for v in refused] +
+                               [(damero.__version__, "has no damero_error_message")]):
             where = self.fake_library(version)
             if where is None:
                 self.skipTest("no C compiler to make a library with")
@@ -306,8 +310,8 @@ class LibraryTest(unittest.TestCase):
 
 # The examples of the rule-aware probe: the spanish forzosa (a draw under its 12-move
 # reading, a win under the 13-move one) and a russian win the main-road rule makes a draw.
-RULES_EXAMPLES = [("spanish", "W:WK1,K5,K10:BK2", 0), ("spanish", "W:WK1,K5,K10:BK2", 1),
-                  ("russian", "B:WKa1,Kb2,Kc3:BKe5", 0), ("russian", "B:WKa1,Kb2,Kc3:BKe5", 1)]
+RULES_EXAMPLES = [("spanish", "W:WK1,K5,K10:BK2", 1), ("spanish", "W:WK1,K5,K10:BK2", 2),
+                  ("russian", "B:WKa1,Kb2,Kc3:BKe5", 1), ("russian", "B:WKa1,Kb2,Kc3:BKe5", 2)]
 
 
 class RulesTest(unittest.TestCase):
@@ -329,7 +333,7 @@ class RulesTest(unittest.TestCase):
 
     def command_json(self, variant, fen, reading, *extra):
         out = subprocess.run([self.command, "probe", "--variant", variant, "--dir", self.root,
-                              "--json", "--reading", str(reading + 1), *extra, fen],
+                              "--json", "--reading", str(reading), *extra, fen],
                              check=True, capture_output=True, text=True).stdout
         return json.loads(out)
 
@@ -355,7 +359,7 @@ class RulesTest(unittest.TestCase):
 
     def test_examples_as_the_command(self):
         for variant, fen, reading in RULES_EXAMPLES:
-            where = f"{variant} {fen} reading {reading + 1}"
+            where = f"{variant} {fen} reading {reading}"
             printed = self.command_json(variant, fen, reading)
             with damero.Tables(variant, self.root) as tb:
                 value = tb.probe_rules(fen, reading=reading)
@@ -371,7 +375,8 @@ class RulesTest(unittest.TestCase):
     def test_the_examples_answers(self):
         with damero.Tables("spanish", self.root) as tb:
             fen = "W:WK1,K5,K10:BK2"
-            twelve, thirteen = tb.probe_rules(fen), tb.probe_rules(fen, reading=1)
+            twelve, thirteen = tb.probe_rules(fen), tb.probe_rules(fen, reading=2)
+            self.assertEqual(tb.probe_rules(fen, reading=1), twelve)  # the default
             self.assertEqual((twelve.plain.wdl, twelve.wdl), (damero.WIN, damero.DRAW))
             self.assertEqual(tb.rule(twelve.rule).name, "forzosa")
             self.assertEqual(tb.rule(twelve.rule).limit, (12, 13))
@@ -396,7 +401,7 @@ class RulesTest(unittest.TestCase):
             # a count given as the command's --count gives it
             late = list(start)
             late[names.index("3 kings v 1")] = 28
-            printed = self.command_json("russian", fen, 0, "--count", "1=28")
+            printed = self.command_json("russian", fen, 1, "--count", "1=28")
             self.assertSameValue(tb, tb.probe_rules(fen, late), printed["rules"], "1=28")
             self.assertIsNone(tb.counts_run_out(fen, start))
             late[names.index("3 kings v 1")] = 120
@@ -406,18 +411,18 @@ class RulesTest(unittest.TestCase):
         """A running forzosa count keeps its side where captures leave one king each."""
         with damero.Tables("spanish", self.root) as tb:
             # 4 plies played, Black to move: 26 - 4 = 22 plies left, DTM 22
-            value = tb.probe_rules("B:WK5,K14,K16:BK6", [4], reading=1)
+            value = tb.probe_rules("B:WK5,K14,K16:BK6", [4], reading=2)
             self.assertEqual((value.wdl, value.plies), (damero.LOSS, 22))
             self.assertEqual(value.counts[0].strong, "white")
             one_each = "W:WK31:BK18"
             with self.assertRaises(damero.DameroError) as caught:
-                tb.probe_rules(one_each, [21], reading=1)
+                tb.probe_rules(one_each, [21], reading=2)
             self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
-            value = tb.probe_rules(one_each, [damero.Count(25, "white")], reading=1)
+            value = tb.probe_rules(one_each, [damero.Count(25, "white")], reading=2)
             self.assertEqual((value.wdl, value.plies), (damero.WIN, 1))
-            printed = self.command_json("spanish", one_each, 1, "--count", "forzosa=25:white")
+            printed = self.command_json("spanish", one_each, 2, "--count", "forzosa=25:white")
             self.assertSameValue(tb, value, printed["rules"], "forzosa=25:white")
-            value = tb.probe_rules(one_each, [damero.Count(25, "black")], reading=1)
+            value = tb.probe_rules(one_each, [damero.Count(25, "black")], reading=2)
             self.assertEqual(value.wdl, damero.DRAW)
 
     def test_errors(self):
@@ -426,14 +431,29 @@ class RulesTest(unittest.TestCase):
                 tb.rule(tb.rule_count())
             self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
             with self.assertRaises(damero.DameroError) as caught:
-                tb.probe_rules("W:WKa1,Kb2,Kc3:BKh6", reading=2)
-            self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
-            with self.assertRaises(damero.DameroError) as caught:
                 tb.probe_rules("W:WKa1,Kb2,Kc3,Kd4:BKh6")
             self.assertEqual(caught.exception.status, damero.ERR_MISSING)
             with self.assertRaises(damero.DameroError) as caught:
                 tb.probe_rules("W:WKa1,Kb2,Kc3:BKh6", [0] * (damero.MAX_RULES + 1))
             self.assertEqual(caught.exception.status, damero.ERR_ARGUMENT)
+
+    def test_readings_are_1_and_2(self):
+        """Every call that takes a reading refuses 0 (the first reading before 0.3.0) and
+        3, saying how readings are numbered."""
+        fen = "W:WKa1,Kb2,Kc3:BKh6"
+        with damero.Tables("russian", self.root) as tb:
+            start = tb.counts_start(fen)
+            calls = {"probe_rules": lambda r: tb.probe_rules(fen, reading=r),
+                     "root_moves_rules": lambda r: tb.root_moves_rules(fen, reading=r),
+                     "counts_run_out": lambda r: tb.counts_run_out(fen, start, reading=r)}
+            for name, call in calls.items():
+                for reading in (0, 3):
+                    with self.assertRaises(damero.DameroError, msg=f"{name} {reading}") as c:
+                        call(reading)
+                    self.assertEqual(c.exception.status, damero.ERR_ARGUMENT)
+                    self.assertIn("numbered 1", c.exception.message)
+                    self.assertIn("0.3.0", c.exception.message)
+                call(1), call(2)
 
 
 if __name__ == "__main__":

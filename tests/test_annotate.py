@@ -275,6 +275,11 @@ def under_rules(c, damero, tables, folder):
     r = run(damero, "annotate", "--dir", tables, "--reading", "2", "--json",
             write(folder, "short.pdn", UNDER_RULES.split("\n\n[Event")[0]))
     c.check(r.returncode == 0 and '"reading": 2' in r.stdout, "--reading 2 is not --rules")
+    for bad in ("0", "3"):
+        r = run(damero, "annotate", "--dir", tables, "--reading", bad, path)
+        c.check(r.returncode == 2 and
+                f"--reading takes a whole number from 1 to 2, not '{bad}'" in r.stderr,
+                f"annotate --reading {bad}: {r.returncode} {r.stderr!r}")
     r = run(damero, "annotate", "--dir", tables, "--count", "1=3", path)
     c.check(r.returncode == 2 and "unknown option '--count'" in r.stderr,
             f"annotate --count: {r.returncode} {r.stderr!r}")

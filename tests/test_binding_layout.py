@@ -13,7 +13,7 @@ struct's size, every field's offset and size, every constant's value):
 - the program prints every struct, field, enumerator and #define the header declares (read
   from damero.h itself), so that one added there cannot be left out of the comparison.
 
-usage: test_binding_layout.py LAYOUT_PROGRAM DAMERO_H   (DAMERO_LIBRARY: libdamero.so.0,
+usage: test_binding_layout.py LAYOUT_PROGRAM DAMERO_H   (DAMERO_LIBRARY: libdamero.so.0.3,
 which damero.py loads on import; python/ is found beside tests/)"""
 import ctypes
 import os

@@ -258,7 +258,15 @@ expect 0 '"end": "count", "rules_result": "draw"}' -- line --variant russian --d
 expect 0 '[Result "1/2-1/2"]' -- line --variant russian --dir "$t" --pdn --rules "$ex"
 expect 2 "--count takes RULE=N" -- probe --variant russian --dir "$t" --count "main-road=3" "$ex"
 expect 2 '2 "main road"' -- probe --variant russian --dir "$t" --count "2=121" "$ex"
-expect 2 "--reading takes '1' (each rule's first reading of its limit) or '2'" -- probe --variant russian --dir "$t" --reading 3 "$ex"
+# readings are numbered 1 and 2, as damero.h, Python and the HTTP API number them
+expect 0 "rules     russian, reading 1:" -- probe --variant russian --dir "$t" --reading 1 "$ex"
+expect 0 "rules     russian, reading 2:" -- probe --variant russian --dir "$t" --reading 2 "$ex"
+expect 0 '"rules": {"reading": 2, ' -- probe --variant russian --dir "$t" --json --reading 2 "$ex"
+expect 0 "under the rules (reading 2): draw" -- line --variant russian --dir "$t" --reading 2 "$ex"
+for bad in 0 3; do
+  expect 2 "--reading takes a whole number from 1 to 2, not '$bad'" -- probe --variant russian --dir "$t" --reading $bad "$ex"
+  expect 2 "--reading takes a whole number from 1 to 2, not '$bad'" -- line --variant russian --dir "$t" --reading $bad "$ex"
+done
 # One king each: the forzosa count's side cannot be read from the position, so it must
 # be given; once the count has run out (24 plies, White's 12 moves), no move wins any more.
 expect 1 "--count RULE=N:white or RULE=N:black" -- probe --variant spanish --dir "$t" --count 1=23 "W:WK31:BK18"

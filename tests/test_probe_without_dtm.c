@@ -212,7 +212,7 @@ static bool check_needs_dtm(const struct sets *s, const damero_position *pos, co
         fail_msg("%s: best move of WDL only: %s", fen, damero_error_message());
     if (status == DAMERO_OK && best.value.mtc == DAMERO_NOT_BUILT)
         fail_msg("%s: a best move %s without a distance", fen, best.text);
-    if (damero_probe_rules(s->wdl_mtc, pos, NULL, 0, &rules) != DAMERO_ERR_MISSING ||
+    if (damero_probe_rules(s->wdl_mtc, pos, NULL, 1, &rules) != DAMERO_ERR_MISSING ||
         !strstr(damero_error_message(), ".dtm"))
         fail_msg("%s: under the rules without DTM: %s", fen, damero_error_message());
     return status != DAMERO_OK;

@@ -47,8 +47,10 @@ expect 2 "--rules reads DTM and MTC" -- gen --variant russian --pieces 3 --rules
 # --- info ---------------------------------------------------------------------------
 # KKvK under the second russian reading (5 plies): White's 32 wins in 7 plies are drawn
 expect 0 "cursed wins            32" -- info "$one/KKvK.ru1"
-expect 0 "values under the move-limit rules, reading 1" -- info "$one/KKvK.ru1"
-expect 0 '"rules_reading": 0' -- info --json "$one/KKvK.ru0"
+expect 0 "values under the move-limit rules, reading 2" -- info "$one/KKvK.ru1"
+expect 0 "values under the move-limit rules, reading 1" -- info "$one/KKvK.ru0"
+expect 0 '"rules_reading": 1' -- info --json "$one/KKvK.ru0"
+expect 0 '"rules_reading": 2' -- info --json "$one/KKvK.ru1"
 
 # --- The probe reads it; a damaged one fails only the probes under the rules needing it -
 expect 0 "under the rules: wins, in 7 plies" -- probe --variant russian --dir "$tmp/one" --rules "W:WKe1,Kg1:BKa7"

@@ -21,7 +21,7 @@ struct line_check {
     const char *variant;
     const char *material;  /* NULL: every material of up to 3 pieces */
     int lines;             /* random starts */
-    int reading;
+    int reading;           /* 1 or 2, as damero.h numbers them */
     int played_min, played_max; /* plies already run on each running count, drawn at random;
                                    -1: the counts start at the position */
 };
@@ -112,6 +112,18 @@ static bool check_line(damero_tb *tb, const damero_position *pos, const damero_c
     return decided;
 }
 
+/* A line under a reading other than 1 and 2 (0: the first before 0.3.0) is refused. */
+static void check_refused(damero_tb *tb, const damero_position *pos,
+                          const damero_counts *counts)
+{
+    struct line l;
+    for (int reading = 0; reading <= 3; reading += 3) {
+        assert_int_equal(line_init(&l, MAX_LINE, pos), 0);
+        assert_int_equal(line_under_rules(tb, &l, counts, reading), DAMERO_ERR_ARGUMENT);
+        line_free(&l);
+    }
+}
+
 static void run_lines(const char *root, const struct line_check *ch)
 {
     const struct variant *v = variant_by_name(ch->variant);
@@ -133,6 +145,8 @@ static void run_lines(const char *root, const struct line_check *ch)
         if (!random_start(tb, v, ch->material ? &ix : NULL, &seed, &pos))
             continue;
         start_counts(tb, &pos, ch, &seed, &counts);
+        if (lines == 0)
+            check_refused(tb, &pos, &counts);
         decided += check_line(tb, &pos, &counts, ch->reading);
         lines++;
     }
@@ -153,12 +167,12 @@ static int setup(void **state)
 static void test_lines(void **state)
 {
     static const struct line_check checks[] = {
-        { "russian", NULL, 200, 0, -1, -1 },
-        { "russian", NULL, 200, 1, 0, 8 },
-        { "international", NULL, 150, 0, -1, -1 },
-        { "english", "KKvK", 100, 0, 60, 78 },
-        { "russian", "KKKvK", 30, 0, 20, 28 },
-        { "spanish", "KKKvK", 30, 1, 14, 24 },
+        { "russian", NULL, 200, 1, -1, -1 },
+        { "russian", NULL, 200, 2, 0, 8 },
+        { "international", NULL, 150, 1, -1, -1 },
+        { "english", "KKvK", 100, 1, 60, 78 },
+        { "russian", "KKKvK", 30, 1, 20, 28 },
+        { "spanish", "KKKvK", 30, 2, 14, 24 },
     };
     for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
         run_lines(((struct temp_dir *)*state)->dir, &checks[k]);

@@ -244,7 +244,7 @@ static void graph_free(struct graph *g)
 struct check {
     const char *variant;
     const char *material;
-    int reading;
+    int reading;   /* 1 or 2, as damero.h numbers them */
     int roots;     /* starting positions: every position of the material when 0, else a
                       sample of that many (both sides to move each) */
     int others;    /* about this many of the other states are compared too */
@@ -329,7 +329,7 @@ static size_t run_check(const char *root, const struct check *ch)
     struct rule_row row;
     struct material_index ix;
     struct graph g = { 0 };
-    assert_int_equal(rule_row_init(&row, v, ch->reading), 0);
+    assert_int_equal(rule_row_init(&row, v, ch->reading - 1), 0);
     assert_int_equal(index_init(&ix, v, &wanted[n - 1]), 0);
     uint64_t seed = 12345;
     size_t roots = ch->roots ? (size_t)ch->roots : (size_t)ix.size;
@@ -382,7 +382,7 @@ static size_t run_check(const char *root, const struct check *ch)
     /* with the rule tables every won or lost state has its distance (the distance
      * tables, and below them the distance search); without them all but those whose
      * distance search meets a value taken beyond the tables or runs out of states (2 of
-     * 17 395 in russian KKvKM, 2 of 4 117 under reading 1) */
+     * 17 395 in russian KKvKM, 2 of 4 117 under reading 2) */
     if (getenv("DAMERO_TEST_RULE_TABLES"))
         assert_int_equal(with_dtz, won);
     else
@@ -406,18 +406,18 @@ static const char *root_of(void **state)
 }
 
 /* Russian endings of up to three pieces, and a man ending under the 30-move count that
- * only captures and promotions reset (KKvKM: "kings 30", 60 plies under reading 0 and
- * 30 under reading 1; most of it played at the starts), whose rule tables the generator
+ * only captures and promotions reset (KKvKM: "kings 30", 60 plies under reading 1 and
+ * 30 under reading 2; most of it played at the starts), whose rule tables the generator
  * cuts by the distance to a capture or promotion (rulegen/reset_distance.h). */
 static void test_russian_small(void **state)
 {
     static const struct check checks[] = {
-        { "russian", "KKvK", 0, 0, 1000, 0, false },
         { "russian", "KKvK", 1, 0, 1000, 0, false },
-        { "russian", "KMvK", 0, 2000, 1000, 0, false },
-        { "russian", "KMvK", 0, 2000, 1000, 3, false },
-        { "russian", "KKvKM", 0, 1000, 1000, 50, false },
-        { "russian", "KKvKM", 1, 1000, 1000, 20, false },
+        { "russian", "KKvK", 2, 0, 1000, 0, false },
+        { "russian", "KMvK", 1, 2000, 1000, 0, false },
+        { "russian", "KMvK", 1, 2000, 1000, 3, false },
+        { "russian", "KKvKM", 1, 1000, 1000, 50, false },
+        { "russian", "KKvKM", 2, 1000, 1000, 20, false },
     };
     size_t shorter = 0;
     for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
@@ -475,17 +475,17 @@ static void test_stop(void **state)
     struct stopper never = { 0, 0 }, second = { 0, 2 };
     assert_int_equal(damero_open("russian", root, 1 << 20, &tb), DAMERO_OK);
     assert_int_equal(damero_parse_fen(tb, fen, &pos), DAMERO_OK);
-    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &alone), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 1, &alone), DAMERO_OK);
     damero_set_stop(stop_when_told, &never);
-    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &asked), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 1, &asked), DAMERO_OK);
     assert_memory_equal(&alone, &asked, sizeof alone);
     assert_true(never.asked > 2);
     damero_set_stop(stop_when_told, &second);
-    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &asked), DAMERO_ERR_STOPPED);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 1, &asked), DAMERO_ERR_STOPPED);
     assert_int_equal(second.asked, 2);
     assert_non_null(strstr(damero_error_message(), "damero_set_stop"));
     damero_set_stop(NULL, NULL);
-    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 0, &again), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, NULL, 1, &again), DAMERO_OK);
     assert_memory_equal(&alone, &again, sizeof alone);
     damero_close(tb);
 }
@@ -493,14 +493,14 @@ static void test_stop(void **state)
 static void test_russian_kkkvk(void **state)
 {
     static const struct check checks[] = {
-        { "russian", "KKKvK", 0, 12, 1000, 24, false },
-        { "russian", "KKKvK", 1, 12, 1000, 10, false },
+        { "russian", "KKKvK", 1, 12, 1000, 24, false },
+        { "russian", "KKKvK", 2, 12, 1000, 10, false },
     };
     for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
         run_check(root_of(state), &checks[k]);
     /* the issue's example: a loss in 26 plies that the main road (5 moves, from the lone
      * king on e5) makes a draw, under either reading */
-    for (int reading = 0; reading < 2; reading++)
+    for (int reading = 1; reading <= 2; reading++)
         expect_rules_value(root_of(state), "russian", "B:WKa1,Kb2,Kc3:BKe5", reading, DAMERO_LOSS,
                      26, DAMERO_DRAW, -1);
 }
@@ -517,7 +517,7 @@ static void expect_forzosa_running(damero_tb *tb, int played, int strong, int wd
                              .strong = { strong } };
     damero_rules_value v;
     assert_int_equal(damero_parse_fen(tb, "B:WK5,K14,K16:BK6", &pos), DAMERO_OK);
-    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 2, &v), DAMERO_OK);
     assert_int_equal(v.plain.wdl, DAMERO_LOSS);
     assert_int_equal(v.plain.dtm, 22);
     assert_int_equal(v.wdl, wdl);
@@ -541,39 +541,63 @@ static void test_strong_side_carried(damero_tb *tb)
                                         DAMERO_COUNT_NOT_STARTED } };
     damero_rules_value v;
     assert_int_equal(damero_parse_fen(tb, "W:WK31:BK18", &pos), DAMERO_OK);
-    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 2, &v), DAMERO_ERR_ARGUMENT);
     assert_non_null(strstr(damero_error_message(), "forzosa"));
     /* said: 25 plies played, White to move, so Black moved first: 26 allowed, one left
      * for the capture that ends the game */
     counts.plies[0] = 25;
     counts.strong[0] = DAMERO_STRONG_WHITE;
-    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 2, &v), DAMERO_OK);
     assert_int_equal(v.wdl, DAMERO_WIN);
     assert_int_equal(v.plies, 1);
     counts.strong[0] = DAMERO_STRONG_BLACK;
-    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_OK);
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 2, &v), DAMERO_OK);
     assert_int_equal(v.wdl, DAMERO_DRAW);
     counts.strong[0] = 3;
-    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 1, &v), DAMERO_ERR_ARGUMENT);
+    assert_int_equal(damero_probe_rules(tb, &pos, &counts, 2, &v), DAMERO_ERR_ARGUMENT);
+}
+
+/* Readings are numbered 1 and 2 (since 0.3.0): every call that takes one refuses 0, the
+ * first reading of older versions, and 3, saying how they are numbered. */
+static void test_readings_refused(damero_tb *tb)
+{
+    damero_position pos;
+    damero_counts counts;
+    damero_rules_value v;
+    damero_rules_move moves[DAMERO_MAX_MOVES];
+    int count, rule;
+    assert_int_equal(damero_parse_fen(tb, "W:WK1,K5,K10:BK2", &pos), DAMERO_OK);
+    assert_int_equal(damero_counts_start(tb, &pos, &counts), DAMERO_OK);
+    for (int reading = 0; reading <= 3; reading++) {
+        int want = reading == 1 || reading == 2 ? DAMERO_OK : DAMERO_ERR_ARGUMENT;
+        assert_int_equal(damero_probe_rules(tb, &pos, &counts, reading, &v), want);
+        assert_int_equal(damero_root_moves_rules(tb, &pos, &counts, reading, moves,
+                                                 DAMERO_MAX_MOVES, &count), want);
+        assert_int_equal(damero_counts_run_out(tb, &pos, &counts, reading, &rule), want);
+        if (want != DAMERO_OK)
+            assert_non_null(strstr(damero_error_message(), "numbered 1 (each rule's first) "
+                                                           "and 2"));
+    }
 }
 
 static void test_spanish_kkkvk(void **state)
 {
     static const struct check checks[] = {
-        { "spanish", "KKKvK", 0, 40, 1000, 16, true },
-        { "spanish", "KKKvK", 1, 40, 1000, 18, true },
+        { "spanish", "KKKvK", 1, 40, 1000, 16, true },
+        { "spanish", "KKKvK", 2, 40, 1000, 18, true },
     };
     for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
         run_check(root_of(state), &checks[k]);
     /* the issue's example: a win in 25 plies, 13 moves of White from the forzosa's start;
      * a draw under the 12-move reading, a win under the 13-move one */
-    expect_rules_value(root_of(state), "spanish", "W:WK1,K5,K10:BK2", 0, DAMERO_WIN, 25,
-                 DAMERO_DRAW, -1);
     expect_rules_value(root_of(state), "spanish", "W:WK1,K5,K10:BK2", 1, DAMERO_WIN, 25,
-                 DAMERO_WIN, 25);
+                       DAMERO_DRAW, -1);
+    expect_rules_value(root_of(state), "spanish", "W:WK1,K5,K10:BK2", 2, DAMERO_WIN, 25,
+                       DAMERO_WIN, 25);
     damero_tb *tb;
     assert_int_equal(damero_open("spanish", root_of(state), 1 << 20, &tb), DAMERO_OK);
     test_strong_side_carried(tb);
+    test_readings_refused(tb);
     damero_close(tb);
 }
 
@@ -614,8 +638,9 @@ static void test_forzosa_running_count(void **state)
         /* a long win of the strong side, near what a running count leaves */
         if (plain.wdl == DAMERO_DRAW || plain.dtm < 19)
             continue;
-        int reading = (int)(random_next(&seed) & 1), played = 1 + (int)(random_next(&seed) & 1);
-        const struct limit_reading *r = &forzosa->readings[reading];
+        int reading = 1 + (int)(random_next(&seed) & 1);
+        int played = 1 + (int)(random_next(&seed) & 1);
+        const struct limit_reading *r = &forzosa->readings[reading - 1];
         int left = reading_plies(r, forzosa->kind, strong_to_move) - played_plies(r, played);
         damero_rules_value value;
         counts.plies[0] = played_plies(r, played);
@@ -626,7 +651,7 @@ static void test_forzosa_running_count(void **state)
             char fen[FEN_SIZE];
             fen_print(v, &p, fen);
             fail_msg("%s, reading %d, %d moves played: DTM %d plies, %d left; under the rules "
-                     "%d", fen, reading + 1, played, plain.dtm, left, value.wdl);
+                     "%d", fen, reading, played, plain.dtm, left, value.wdl);
         }
         won += in_time;
         checked++;
@@ -641,8 +666,8 @@ static void test_forzosa_running_count(void **state)
 static void test_international(void **state)
 {
     static const struct check checks[] = {
-        { "international", "KKvK", 0, 2000, 1000, 0, false },
-        { "international", "KMvK", 0, 2000, 1000, 0, false },
+        { "international", "KKvK", 1, 2000, 1000, 0, false },
+        { "international", "KMvK", 1, 2000, 1000, 0, false },
     };
     for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
         run_check(root_of(state), &checks[k]);
@@ -656,8 +681,8 @@ static void test_international(void **state)
 static void test_international_deep(void **state)
 {
     static const struct check checks[] = {
-        { "international", "KKKvK", 0, 8, 1000, 22, false },
-        { "international", "KKMvK", 0, 16, 1000, 20, false },
+        { "international", "KKKvK", 1, 8, 1000, 22, false },
+        { "international", "KKMvK", 1, 16, 1000, 20, false },
     };
     if (!getenv("DAMERO_RULES_DEEP"))
         skip();
@@ -670,11 +695,11 @@ static void test_international_deep(void **state)
 static void test_no_progress(void **state)
 {
     static const struct check checks[] = {
-        { "english", "KKvK", 0, 0, 1000, 60, false },
-        { "czech", "KKvK", 0, 0, 1000, 0, false },
+        { "english", "KKvK", 1, 0, 1000, 60, false },
+        { "czech", "KKvK", 1, 0, 1000, 0, false },
         /* a man step resets the count (its rule table is solved level by level): 6 plies
          * left at the starts */
-        { "czech", "KMvK", 0, 0, 1000, 24, false },
+        { "czech", "KMvK", 1, 0, 1000, 24, false },
     };
     for (size_t k = 0; k < sizeof checks / sizeof *checks; k++)
         run_check(root_of(state), &checks[k]);

@@ -65,9 +65,11 @@ def rules_same_as_cli(c, damero, tables, base):
             want = json.loads(out)
             c.check(status == 200 and got == want and key in got,
                     f"{variant} {fen} {endpoint} (reading {reading}): {status} {got} != {want}")
-    status, got = get_json(f"{base}api/russian/rules?fen=W:WKa1,Kc3:BKh8&reading=3")
-    c.check(status == 400 and "reading is 1 or 2" in got.get("error", ""),
-            f"reading=3: {status} {got}")
+    for bad in ("0", "3"):
+        status, got = get_json(f"{base}api/russian/rules?fen=W:WKa1,Kc3:BKh8&reading={bad}")
+        c.check(status == 400 and "reading is 1 or 2" in got.get("error", "") and
+                "numbered 1 and 2 since damero 0.3.0" in got.get("error", ""),
+                f"reading={bad}: {status} {got}")
 
 
 def variants(c, base):

@@ -1111,7 +1111,7 @@ struct at_once_count {
     damero_tb *tb;
     const struct variant *v;
     const struct move_limit_rule *rule;
-    int k, reading, played;
+    int k, reading, played;            /* reading: the index into rule->readings */
     uint64_t outcome[2][OUTCOMES];     /* per side to move, for White */
     uint64_t drawn_by_others[2];       /* won in time by DTM, drawn under the rules */
 };
@@ -1132,7 +1132,8 @@ static void count_at_once_position(const struct position *p, void *ctx)
     int used = r->unit == UNIT_PLIES ? a->played : 2 * a->played;
     counts.plies[a->k] = used;
     counts.strong[a->k] = DAMERO_STRONG_WHITE;
-    if (damero_probe_rules(a->tb, &pos, &counts, a->reading, &value) != DAMERO_OK)
+    /* damero.h numbers the readings from 1 */
+    if (damero_probe_rules(a->tb, &pos, &counts, a->reading + 1, &value) != DAMERO_OK)
         fail_msg("%s", damero_error_message());
     assert_false(value.tables_beyond);
     bool white = p->side == WHITE;
