@@ -508,6 +508,7 @@ struct table_file_info table_file_identity(const struct variant *v, const struct
     char name[MATERIAL_NAME_SIZE];
     material_name(m, name);
     snprintf(want.variant, sizeof want.variant, "%s", v->name);
-    snprintf(want.material, sizeof want.material, "%s", name);
+    /* a table's material has at most MATERIAL_MAX_PIECES pieces: its name fits */
+    snprintf(want.material, sizeof want.material, "%.*s", (int)sizeof want.material - 1, name);
     return want;
 }

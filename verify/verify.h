@@ -34,7 +34,7 @@ enum rule_status {
 enum outcome { OUTCOME_WON, OUTCOME_DRAWN, OUTCOME_LOST, OUTCOMES };
 
 struct rule_result {
-    char ending[64];                 /* the material, strong (or White) side first; in a
+    char ending[MATERIAL_NAME_SIZE]; /* the material, strong (or White) side first; in a
                                         total, the materials */
     bool strong_to_move;             /* no-progress rules: White to move */
     int reading;                     /* index into the rule's readings */
