@@ -296,6 +296,10 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
     if (options->estimate)
         *options->estimate = estimate;
     int result = check_budget(ts->v, &estimate, options->memory_budget, err, err_size);
+    struct calibration calibration;
+    if (result == 0 && options->time_estimate &&
+        (result = calibrate(ts, &calibration, err, err_size)) == 0)
+        estimate_time(plan, &calibration, options->time_estimate);
     if (result == 0 && !options->estimate_only)
         result = build_plan(ts, plan, options, err, err_size);
     free(plan);
