@@ -8,9 +8,9 @@
  * calibration solved is priced at the rate of its class at the calibration's largest
  * piece count, times its pieces over that count: each piece adds its moves to generate
  * and undo (russian: 3.7 M positions per second at 4 pieces, 3.0 M at 5, as 4/5
- * predicts). It does not see the tables of the largest materials outgrowing the
- * processor's caches, which slows them further: bench/RESULTS.md says how far off the
- * estimate is on builds of 5 to 7 pieces. */
+ * predicts). It does not see whether the tables of the largest materials, outgrowing the
+ * processor's caches, slow them further: bench/RESULTS.md says how close the estimate
+ * comes on builds of 4 to 7 pieces. */
 #ifndef DAMERO_GEN_TIME_ESTIMATE_H
 #define DAMERO_GEN_TIME_ESTIMATE_H
 
