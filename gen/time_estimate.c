@@ -127,6 +127,11 @@ double seconds_per_position(const struct calibration *c, enum work_class cls, in
     return pieces > top ? measured * pieces / top : measured;
 }
 
+double material_cost(const struct material *m, double positions)
+{
+    return positions * material_pieces(m);
+}
+
 void estimate_time(const struct plan *plan, const struct calibration *c,
                    struct time_estimate *e)
 {

@@ -59,4 +59,8 @@ struct time_estimate {
 void estimate_time(const struct plan *plan, const struct calibration *c,
                    struct time_estimate *e);
 
+/* The cost of solving `positions` positions of m, for the progress of a build, which has
+ * no calibration: in proportion to its pieces, as beyond the calibration. */
+double material_cost(const struct material *m, double positions);
+
 #endif

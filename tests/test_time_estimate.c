@@ -3,6 +3,7 @@
  * to solve counted. The calibrations here are made up: no timing is asserted. */
 #include "tests/test_util.h"
 
+#include "gen/build.h"
 #include "gen/time_estimate.h"
 
 /* A calibration up to 4 pieces on 2 threads: kings only 1 microsecond a position, with
@@ -103,6 +104,54 @@ static void test_estimate_counts_what_is_solved(void **state)
     free(plan);
 }
 
+/* The parts a build tells, the last one ("done") kept, and the cost of each as it starts
+ * summed. */
+struct told {
+    struct progress_part last;
+    double costs;
+};
+
+static void on_part(void *context, const struct progress_part *part)
+{
+    struct told *told = context;
+    told->last = *part;
+    told->costs += part->cost;
+}
+
+static void on_fraction(void *context, double fraction)
+{
+    (void)context;
+    (void)fraction;
+}
+
+/* A build's progress weighs each material's positions by its pieces, so that the time
+ * left is not taken for less than it is while the small materials go first. */
+static void test_build_progress_costs_by_pieces(void **state)
+{
+    (void)state;
+    const struct variant *v = test_variant("russian");
+    struct tableset ts;
+    struct material wanted = parse(v, "KMvK");
+    struct told told = { 0 };
+    struct progress_report progress = { .report = on_fraction, .context = &told,
+                                        .part = on_part };
+    struct build_options options = { .progress = &progress };
+    char err[256];
+    assert_int_equal(material_cost(&wanted, 10), 30);
+    tableset_init(&ts, v, NULL);
+    assert_int_equal(build_materials(&ts, &wanted, 1, &options, err, sizeof err), 0);
+    double cost = 0;
+    for (int c = 0; c < MATERIAL_CODES; c++)
+        if (ts.by_code[c])
+            cost += material_cost(&ts.by_code[c]->m, (double)ts.by_code[c]->ix.size);
+    assert_string_equal(told.last.name, "done");
+    assert_float_equal(told.last.cost_done, told.last.total_cost, 1e-6);
+    assert_float_equal(told.costs, told.last.total_cost, 1e-6);
+    /* kings only: the plan's estimated sizes, not the index's; within a few per cent */
+    assert_true(told.last.total_cost > 0.9 * cost && told.last.total_cost < 1.1 * cost);
+    tableset_free(&ts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -110,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_rate_by_pieces),
         cmocka_unit_test(test_rate_of_a_class_measured_lower),
         cmocka_unit_test(test_estimate_counts_what_is_solved),
+        cmocka_unit_test(test_build_progress_costs_by_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
