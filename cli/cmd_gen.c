@@ -1,4 +1,5 @@
 /* damero gen: build tables, every material up to a number of pieces or named ones. */
+#define _DEFAULT_SOURCE /* getloadavg, beside POSIX */
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
@@ -34,7 +35,10 @@ static const char help[] =
     "  --memory GB     the memory the build may use (default: three quarters of the\n"
     "                  machine's RAM); a build whose estimated peak does not fit is refused\n"
     "                  before it starts, naming the material and the memory it needs\n"
-    "  --estimate      print the plan's size and estimated peak memory, build nothing\n"
+    "  --estimate      print the plan's size, estimated peak memory and time, build\n"
+    "                  nothing; for the time it first solves the variant's materials of\n"
+    "                  up to 4 pieces (3 on 10x10) in a temporary folder, a second or\n"
+    "                  two, with the same --threads and --metrics\n"
     "  --metrics wdl   build WDL tables only (MATERIAL.wdl, exact values): no DTM or MTC,\n"
     "                  less time and memory; probes and 'damero verify' that need DTM or\n"
     "                  MTC say they are missing. 'all' (the default) builds all three\n"
@@ -108,6 +112,44 @@ static void print_estimate(const struct gen_args *a, const struct build_estimate
                "about %s\n", expected);
 }
 
+/* seconds as "2 h 5 min", "7 min 30 s" or "12 s". */
+static void duration_text(double seconds, char *out, size_t size)
+{
+    long s = (long)(seconds + 0.5);
+    if (s >= 3600)
+        snprintf(out, size, "%ld h %ld min", s / 3600, (s % 3600 + 30) / 60);
+    else if (s >= 60)
+        snprintf(out, size, "%ld min %ld s", s / 60, s % 60);
+    else
+        snprintf(out, size, "%.1f s", seconds);
+}
+
+/* The time the build will take, and what the estimate rests on: the rates measured on
+ * the calibration's materials. */
+static void print_time_estimate(const struct gen_args *a, const struct time_estimate *e)
+{
+    const struct calibration *c = &e->calibration;
+    char wall[32], cpu[32];
+    duration_text(e->wall_seconds, wall, sizeof wall);
+    duration_text(e->cpu_seconds, cpu, sizeof cpu);
+    printf("time about %s wall on %d thread%s (%s of processor time) to solve %d "
+           "material%s, %.4g positions: an estimate\n", wall, c->threads,
+           c->threads == 1 ? "" : "s", cpu, e->materials, e->materials == 1 ? "" : "s",
+           e->positions);
+    printf("calibrated here on every %s material of up to %d pieces (%.1f s wall): kings "
+           "only %.2f M, with men %.2f M positions per processor-second\n",
+           a->v->name, c->pieces, c->wall_seconds,
+           1e-6 / seconds_per_position(c, WORK_KINGS_ONLY, c->pieces),
+           1e-6 / seconds_per_position(c, WORK_WITH_MEN, c->pieces));
+    printf("a position of more pieces costs more in proportion (of %d pieces, %d/%d as "
+           "much); the self-check and rule tables are not counted\n", c->pieces + 2,
+           c->pieces + 2, c->pieces);
+    double load[1];
+    if (getloadavg(load, 1) == 1)
+        printf("the wall time assumes each thread has a core to itself; load average now "
+               "%.1f on %ld cores\n", load[0], sysconf(_SC_NPROCESSORS_ONLN));
+}
+
 /* The words of --metrics, in the order of enum metrics. */
 enum metrics { METRICS_ALL, METRICS_WDL, METRICS_WDL_MTC, METRICS_WDL_MTC_COMMA };
 static const struct option_word metrics_words[] = {
@@ -169,6 +211,7 @@ int cmd_gen(int argc, char **argv)
     struct gen_args a = { .dir = default_table_dir(), .hold_levels_mb = -1 };
     struct build_report report;
     struct build_estimate estimate;
+    struct time_estimate time_estimate;
     struct build_options options = { .report = &report, .estimate = &estimate };
     struct progress_bar bar;
     struct tableset ts;
@@ -180,6 +223,8 @@ int cmd_gen(int argc, char **argv)
     threads_start("gen", a.threads);
     options.self_check = a.self_check;
     options.estimate_only = a.estimate_only;
+    if (a.estimate_only)
+        options.time_estimate = &time_estimate;
     options.rule_tables = a.rule_tables;
     options.memory_budget = a.memory_gb > 0 ? a.memory_gb * GB : default_budget();
     snprintf(dir, sizeof dir, "%s/%s", a.dir, a.v->name);
@@ -202,8 +247,10 @@ int cmd_gen(int argc, char **argv)
         fprintf(stderr, "damero gen: %s\n", err);
         return EXIT_FAILURE_RUN;
     }
-    if (a.estimate_only)
+    if (a.estimate_only) {
+        print_time_estimate(&a, &time_estimate);
         return EXIT_OK;
+    }
     printf("%s: %d table%s built, %d found intact, in %s\n", a.v->name, report.built,
            report.built == 1 ? "" : "s", report.found, dir);
     printf("%" PRIu64 " positions solved in %.1f s (%.1f M positions/s, %d threads)\n",

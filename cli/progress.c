@@ -5,6 +5,12 @@
 
 #include "core/clock.h"
 
+double progress_seconds_left(const struct progress_part *p, double fraction, double elapsed)
+{
+    double cost = p->cost_done + fraction * p->cost;
+    return cost > 0 ? elapsed * (p->total_cost - cost) / cost : 0;
+}
+
 /* Draws the bar over the line it was last drawn on. */
 static void show(struct progress_bar *bar)
 {
@@ -12,9 +18,10 @@ static void show(struct progress_bar *bar)
     double now = seconds_now(), elapsed = now - bar->start, in_part = now - bar->part_start;
     double work = p->work_done + bar->fraction * p->work;
     double rate = elapsed > 0 ? work * 2 / elapsed : 0; /* both sides to move */
-    double left = work > 0 ? elapsed * (p->total_work - work) / work : 0;
+    double left = progress_seconds_left(p, bar->fraction, elapsed);
     double part_left = bar->fraction > 0 ? in_part * (1 - bar->fraction) / bar->fraction : 0;
-    int width = 24, filled = (int)(width * work / (p->total_work > 0 ? p->total_work : 1));
+    double cost = p->cost_done + bar->fraction * p->cost;
+    int width = 24, filled = (int)(width * cost / (p->total_cost > 0 ? p->total_cost : 1));
     char steps[32] = "";
     if (bar->steps_total > 0)
         snprintf(steps, sizeof steps, "level %d/%d", bar->steps_done, bar->steps_total);

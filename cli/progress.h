@@ -27,6 +27,10 @@ void progress_bar_init(struct progress_bar *bar, bool on);
  * NULL when the bar is off, so that nobody computes progress for nothing. */
 const struct progress_report *progress_bar_callbacks(struct progress_bar *bar);
 
+/* The seconds left of a computation `elapsed` seconds in, with `fraction` (0 to 1) of
+ * part p done: the elapsed time scaled by the cost still to do over the cost done. */
+double progress_seconds_left(const struct progress_part *p, double fraction, double elapsed);
+
 /* Ends the line the bar was drawn on, when it was: what follows on stderr starts a line
  * of its own, and the next part told starts a new bar. */
 void progress_bar_end(struct progress_bar *bar);

@@ -218,14 +218,17 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
         return -1;
     if (lock >= 0)
         remove_stale_temporaries(ts->dir);
-    for (int k = 0; k < plan->count; k++)
+    for (int k = 0; k < plan->count; k++) {
         part.total_work += plan->positions[k];
+        part.total_cost += material_cost(&plan->list[k], plan->positions[k]);
+    }
 
     for (int k = 0; k < plan->count; k++) {
         const struct material *m = &plan->list[k];
         material_name(m, name);
         part.name = name;
         part.work = plan->positions[k];
+        part.cost = material_cost(m, plan->positions[k]);
         progress_tell_part(options->progress, &part);
         if (ts->dir)
             make_room(ts, plan, k, options->memory_budget);
@@ -261,6 +264,7 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
             goto fail;
         part.done = k + 1;
         part.work_done += plan->positions[k];
+        part.cost_done += part.cost;
         /* with a directory to reload from, keep in memory only what is still needed */
         if (ts->dir)
             for (int j = 0; j <= k; j++)
@@ -268,7 +272,7 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
                     tableset_forget(ts, &plan->list[j]);
     }
     part.name = "done";
-    part.work = 0;
+    part.work = part.cost = 0;
     progress_tell_part(options->progress, &part);
     report.seconds = seconds_now() - start;
     if (options->report)
@@ -296,6 +300,10 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
     if (options->estimate)
         *options->estimate = estimate;
     int result = check_budget(ts->v, &estimate, options->memory_budget, err, err_size);
+    struct calibration calibration;
+    if (result == 0 && options->time_estimate &&
+        (result = calibrate(ts, &calibration, err, err_size)) == 0)
+        estimate_time(plan, &calibration, options->time_estimate);
     if (result == 0 && !options->estimate_only)
         result = build_plan(ts, plan, options, err, err_size);
     free(plan);

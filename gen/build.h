@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "gen/plan.h"
+#include "gen/time_estimate.h"
 #include "solve/progress.h"
 #include "store/tableset.h"
 
@@ -29,6 +30,9 @@ struct build_options {
                            * before any work (0: no limit) */
     bool estimate_only; /* stop after the estimate and the budget check */
     struct build_estimate *estimate; /* filled in when not NULL */
+    /* when not NULL, filled in with the time the plan will take, timing a few small
+     * materials first (gen/time_estimate.h): seconds of work */
+    struct time_estimate *time_estimate;
     bool rule_tables; /* also build each material's rule tables (rulegen/rule_table.h) */
 };
 

@@ -10,8 +10,12 @@ struct progress_part {
     const char *name;   /* the part starting; "done" after the last */
     int done, total;    /* parts finished, of how many */
     /* the work (positions per side to move) of the parts finished, of this one, and of
-     * them all: the time left is estimated from it */
+     * them all: the rate shown is from it */
     double work_done, work, total_work;
+    /* the same work weighted by what a unit of it costs, where parts differ (a build's
+     * positions of more pieces take longer: gen/time_estimate.h), else equal to it: the
+     * time left is estimated from it */
+    double cost_done, cost, total_cost;
 };
 
 /* report() is called now and then with the fraction done (0 to 1) of the work under way,

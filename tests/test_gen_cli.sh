@@ -385,6 +385,25 @@ expect 0 "budget 16.00 GB: fits" -- gen --variant russian --pieces 6 --estimate 
   --dir "$tmp/budget"
 check "--estimate wrote files: $(ls -R "$tmp/budget" 2>/dev/null)" \
   test -z "$(ls "$tmp/budget/russian" 2>/dev/null)"
+# it also estimates the time, from a few small materials it solves in a temporary folder
+# of its own, removed after (what it prints is checked, never how long it takes)
+mkdir "$tmp/calibration"
+TMPDIR=$tmp/calibration expect 0 "russian material of up to 4 pieces" -- gen --variant \
+  russian --pieces 5 --threads 1 --estimate --dir "$tmp/budget"
+check "no time estimate with its basis: $out" grep -qE \
+  "^time about [0-9].* wall on 1 thread \(.* of processor time\) to solve 45 materials.*an estimate$" \
+  <<< "$out"
+check "no rates of kings-only and men materials: $out" \
+  grep -qE "kings only [0-9.]+ M, with men [0-9.]+ M positions per processor-second" <<< "$out"
+check "the calibration left files: $(ls -R "$tmp/calibration")" \
+  test -z "$(ls "$tmp/calibration")"
+check "--estimate wrote files: $(ls -R "$tmp/budget" 2>/dev/null)" \
+  test -z "$(ls "$tmp/budget/russian" 2>/dev/null)"
+# the materials found on disk are read, not solved: not in the time
+expect 0 "to solve 0 materials" -- gen --variant russian --pieces 3 --estimate --dir "$tmp/a"
+expect 0 "to solve 14 materials" -- gen --variant russian --pieces 4 --estimate --dir "$tmp/a"
+TMPDIR=$tmp/nowhere expect 1 "set TMPDIR to a folder that can be written" -- gen --variant \
+  russian --pieces 3 --estimate --dir "$tmp/budget"
 # level by level, six pieces on 8x8 fit 1 GB but not half of it, five on 10x10 not half
 # a GB either
 expect 0 "budget 1.00 GB: fits" -- gen --variant russian --pieces 6 --estimate --memory 1 \

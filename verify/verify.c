@@ -182,7 +182,7 @@ static int check_rule(struct tableset *ts, int max_pieces, const struct move_lim
         char name[MATERIAL_NAME_SIZE];
         material_name(&materials[k], name);
         part->name = name;
-        part->work = material_positions_estimate(v, &materials[k]);
+        part->work = part->cost = material_positions_estimate(v, &materials[k]);
         progress_tell_part(progress, part);
         const struct table *t = tableset_get(ts, &materials[k], err, err_size);
         int status;
@@ -203,6 +203,7 @@ static int check_rule(struct tableset *ts, int max_pieces, const struct move_lim
             return -1;
         part->done++;
         part->work_done += part->work;
+        part->cost_done += part->cost;
     }
     if (!any_position(out)) {
         out->status = RULE_NO_POSITION;
@@ -232,6 +233,7 @@ static struct progress_part rules_parts(const struct variant *v, int max_pieces)
         for (int k = 0; k < n; k++)
             part.total_work += material_positions_estimate(v, &materials[k]);
     }
+    part.total_cost = part.total_work; /* a position costs as much in any of them */
     return part;
 }
 
@@ -244,7 +246,7 @@ int verify_rules(struct tableset *ts, int max_pieces, struct rule_report *const 
                        err, err_size) < 0)
             return -1;
     part.name = "done";
-    part.work = 0;
+    part.work = part.cost = 0;
     progress_tell_part(progress, &part);
     return 0;
 }
