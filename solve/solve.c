@@ -26,6 +26,17 @@ struct level {
 #define COUNT_MASK 0x7f
 #define MUST_CAPTURE 0x80
 
+/* Where a capture or a promotion leads: the finished table of the child's material, and
+ * whether the child is read there with its colours flipped (t NULL where no table is in
+ * memory; the move that takes the opponent's last piece never gets this far). */
+struct successor {
+    const struct table *t;
+    bool flipped;
+};
+
+/* Up to MATERIAL_MAX_PIECES kings or men of one side taken, and none. */
+#define TAKEN_COUNTS (MATERIAL_MAX_PIECES + 1)
+
 /* The values of the level being solved, and of the one a man's step leads to, are held by
  * their place in their level (level_place), not by index: memory holds one level at a
  * time, not the material. */
@@ -49,6 +60,10 @@ struct solver {
     bool mtc_by_plies;
     uint8_t *wdl[2];
     uint8_t *wdl_above[2];
+    /* By the side that moves, the kings and the men it takes and whether it crowns: the
+     * child's material follows from these alone, so its table is found once here, not
+     * from each child's pieces (find_successors). */
+    struct successor successors[2][TAKEN_COUNTS][TAKEN_COUNTS][2];
 };
 
 /* Two bits a position (wdl_packed_at), WDL_DRAW (0) standing also for a value not known
@@ -159,19 +174,64 @@ static bool is_sideways_step(const struct geometry *g, const struct move *m)
     return m->captured == 0 && g->rank_of[m->from] == g->rank_of[m->to];
 }
 
-/* The value of the position a move leaves the configuration for: a man's quiet step stays
- * in this material (a configuration solved before), anything else reaches a finished
- * table. */
-static dtm_t child_dtm(const struct solver *s, const struct move *m, const struct position *child)
+/* Fills s->successors for every number of kings and men one side can take from the
+ * other and either way of crowning, from the material being solved. */
+static void find_successors(struct solver *s)
 {
-    dtm_t v = DTM_DRAW;
+    const struct material *m = &s->t->m;
+    for (int side = WHITE; side <= BLACK; side++) {
+        enum side o = side_other((enum side)side);
+        for (int kings = 0; kings <= m->kings[o]; kings++)
+            for (int men = 0; men <= m->men[o]; men++)
+                for (int crowns = 0; crowns <= (m->men[side] > 0); crowns++) {
+                    struct material child = *m;
+                    child.kings[o] -= kings;
+                    child.men[o] -= men;
+                    child.men[side] -= crowns;
+                    child.kings[side] += crowns;
+                    bool flipped = !material_is_canonical(&child);
+                    struct material canonical = flipped ? material_flipped(&child) : child;
+                    s->successors[side][kings][men][crowns] =
+                        (struct successor){ tableset_find(s->ts, &canonical), flipped };
+                }
+    }
+}
+
+/* The value of the position a capture or a promotion leads to, as tableset_value finds
+ * it, but with its table from s->successors: the end of the game when the opponent has
+ * no piece left or the rule on lone pieces ends it, else the table's value. */
+static dtm_t successor_dtm(const struct solver *s, const struct move *m,
+                           const struct position *p, const struct position *child)
+{
+    enum side o = child->side;
+    if (position_pieces(child, o) == 0)
+        return dtm_no_move(s->v);
+    enum game_end end = lone_piece_end(s->v, child);
+    if (end != GAME_GOES_ON)
+        return dtm_game_end(end);
+    const struct successor *to =
+        &s->successors[p->side][bb_count(m->captured & p->kings[o])]
+                      [bb_count(m->captured & p->men[o])][m->promotes];
+    if (!to->t) /* not in memory: tableset_value leaves it a draw too */
+        return DTM_DRAW;
+    struct position oriented = *child;
+    if (to->flipped)
+        position_flip_colours(s->v, child, &oriented);
+    return table_dtm(to->t, oriented.side, index_of(&to->t->ix, &oriented, NULL));
+}
+
+/* The value of the position a move from p leaves the configuration for: a man's quiet
+ * step stays in this material (a configuration solved before), anything else reaches a
+ * finished table. */
+static dtm_t child_dtm(const struct solver *s, const struct move *m, const struct position *p,
+                       const struct position *child)
+{
     if (m->captured == 0 && !m->promotes) {
         uint64_t j = level_place(s, index_of(&s->t->ix, child, NULL));
         return s->two_bits ? dtm_of_wdl(wdl_packed_at(s->wdl_above[child->side], j))
                            : s->above[child->side][j];
     }
-    tableset_value(s->ts, child, &v, NULL); /* its successors are all in memory */
-    return v;
+    return successor_dtm(s, m, p, child);
 }
 
 /* Stores a position's initial values at place j. Two bits keep only what is final: a
@@ -226,7 +286,7 @@ static void init_position(struct solver *s, struct position *p, uint64_t i, uint
         if (s->two_bits && dtm_is_win(best)) /* won: two bits need no shorter win */
             continue;
         make_move(p, &list.moves[k], &child);
-        dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], &child));
+        dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], p, &child));
         if (!any_external || dtm_better(value, best))
             best = value;
         any_external = true;
@@ -928,6 +988,7 @@ int solve_material(const struct tableset *ts, const struct material *m,
         goto no_memory;
     s.per_config = divider_of(levels.per_config);
     s.place = levels.place;
+    find_successors(&s);
     int levels_total = 0, levels_done = 0, first = first_unfinished(&levels, store);
     for (int k = 0; k < levels.count; k++)
         levels_total += levels.start[k + 1] > levels.start[k];
