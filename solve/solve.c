@@ -119,10 +119,24 @@ static void for_each_run(struct solver *s, const struct level *l, run_step *step
     }
 }
 
+/* The men's steps of one men configuration met so far, with the configuration each
+ * leads to: what depends on the men alone, found once per run of the configuration's
+ * positions instead of once per child (man_step_index). A step is told by its two
+ * squares, whichever side makes it. */
+#define MEN_STEPS_MAX (MATERIAL_MAX_PIECES * NUM_DIRS)
+struct men_steps {
+    int count;
+    struct {
+        uint8_t from, to;
+        uint64_t config;
+    } step[MEN_STEPS_MAX];
+};
+
 /* Work on one position: p holds its men and side to move, and its kings when the walk
  * places them (else index_place_kings places them when needed); i is its index and j its
- * place in the level. */
-typedef void position_step(struct solver *s, struct position *p, uint64_t i, uint64_t j);
+ * place in the level; steps, the men's steps of its configuration met so far. */
+typedef void position_step(struct solver *s, struct position *p, uint64_t i, uint64_t j,
+                           struct men_steps *steps);
 
 struct position_walk {
     position_step *step;
@@ -134,6 +148,7 @@ static void step_positions(struct solver *s, uint64_t config, uint64_t first, ui
 {
     const struct position_walk *walk = arg;
     struct position men, placed, p;
+    struct men_steps steps = { .count = 0 }; /* a run is of one configuration */
     index_men_position(&s->t->ix, config, WHITE, &men);
     for (uint64_t i = first; i < first + count; i++) {
         placed = men;
@@ -142,7 +157,7 @@ static void step_positions(struct solver *s, uint64_t config, uint64_t first, ui
         for (int side = WHITE; side <= BLACK; side++) {
             p = placed;
             p.side = (enum side)side;
-            walk->step(s, &p, i, place_in_config(s, config, i));
+            walk->step(s, &p, i, place_in_config(s, config, i), &steps);
         }
     }
 }
@@ -172,6 +187,26 @@ static bool men_step_sideways(const struct geometry *g)
 static bool is_sideways_step(const struct geometry *g, const struct move *m)
 {
     return m->captured == 0 && g->rank_of[m->from] == g->rank_of[m->to];
+}
+
+/* The place in the level of the position `child` a man's quiet step m leads to: its men
+ * configuration from `steps`, found and kept there the first time the step is met, and
+ * its kings ranked. */
+static uint64_t man_step_place(const struct solver *s, struct men_steps *steps,
+                               const struct move *m, const struct position *child)
+{
+    const struct material_index *ix = &s->t->ix;
+    int k = 0;
+    while (k < steps->count && (steps->step[k].from != m->from || steps->step[k].to != m->to))
+        k++;
+    if (k == steps->count) {
+        steps->step[k].from = m->from;
+        steps->step[k].to = m->to;
+        steps->step[k].config = index_men_config_of(ix, child);
+        steps->count++;
+    }
+    uint64_t config = steps->step[k].config;
+    return place_in_config(s, config, index_of_in_config(ix, config, child));
 }
 
 /* Fills s->successors for every number of kings and men one side can take from the
@@ -223,11 +258,11 @@ static dtm_t successor_dtm(const struct solver *s, const struct move *m,
 /* The value of the position a move from p leaves the configuration for: a man's quiet
  * step stays in this material (a configuration solved before), anything else reaches a
  * finished table. */
-static dtm_t child_dtm(const struct solver *s, const struct move *m, const struct position *p,
-                       const struct position *child)
+static dtm_t child_dtm(const struct solver *s, struct men_steps *steps, const struct move *m,
+                       const struct position *p, const struct position *child)
 {
     if (m->captured == 0 && !m->promotes) {
-        uint64_t j = level_place(s, index_of(&s->t->ix, child, NULL));
+        uint64_t j = man_step_place(s, steps, m, child);
         return s->two_bits ? dtm_of_wdl(wdl_packed_at(s->wdl_above[child->side], j))
                            : s->above[child->side][j];
     }
@@ -257,7 +292,8 @@ static enum wdl wdl_at(const struct solver *s, enum side side, uint64_t j)
 
 /* Values from the moves that leave the configuration; counts the ones that stay. MTC is
  * known already where every move leaves (one ply to the conversion) or none exists. */
-static void init_position(struct solver *s, struct position *p, uint64_t i, uint64_t j)
+static void init_position(struct solver *s, struct position *p, uint64_t i, uint64_t j,
+                          struct men_steps *steps)
 {
     struct position child;
     struct move_list list;
@@ -286,7 +322,7 @@ static void init_position(struct solver *s, struct position *p, uint64_t i, uint
         if (s->two_bits && dtm_is_win(best)) /* won: two bits need no shorter win */
             continue;
         make_move(p, &list.moves[k], &child);
-        dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], p, &child));
+        dtm_t value = dtm_parent(child_dtm(s, steps, &list.moves[k], p, &child));
         if (!any_external || dtm_better(value, best))
             best = value;
         any_external = true;
@@ -741,8 +777,10 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
  * promised (two bits hold only final values: what is not won or lost is drawn). Then a
  * lost position's count becomes its king moves (all of them lose), for the MTC pass;
  * where it has none, every move it has is a conversion: one ply. */
-static void settle_position(struct solver *s, struct position *p, uint64_t i, uint64_t j)
+static void settle_position(struct solver *s, struct position *p, uint64_t i, uint64_t j,
+                            struct men_steps *steps)
 {
+    (void)steps; /* no child is looked at */
     mtc_t *mtc = &s->mtc[p->side][j];
     uint8_t *count = &s->count[p->side][j];
     if (!s->two_bits && dtm_is_loss(s->dtm[p->side][j]) && (*count & COUNT_MASK) != 0)
@@ -764,7 +802,8 @@ static void settle_position(struct solver *s, struct position *p, uint64_t i, ui
 
 /* A won position with a man's sideways step to a lost position converts at once: MTC one
  * ply. Read once every position of the level is settled. */
-static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, uint64_t j)
+static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, uint64_t j,
+                              struct men_steps *steps)
 {
     struct move_list list;
     struct position child;
@@ -776,7 +815,7 @@ static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, 
         if (!is_sideways_step(s->t->ix.g, &list.moves[k]))
             continue;
         make_move(p, &list.moves[k], &child);
-        if (is_lost(s, child.side, level_place(s, index_of(&s->t->ix, &child, NULL)))) {
+        if (is_lost(s, child.side, man_step_place(s, steps, &list.moves[k], &child))) {
             s->mtc[p->side][j] = mtc_of_plies(1);
             return;
         }
