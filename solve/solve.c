@@ -232,6 +232,13 @@ static void find_successors(struct solver *s)
     }
 }
 
+/* How many pieces of `taken` a capture took: mostly none or one of a kind, which needs no
+ * count (a portable build counts bits through a call into libgcc). */
+static int taken_count(bb_t taken)
+{
+    return (taken & (taken - 1)) == 0 ? taken != 0 : bb_count(taken);
+}
+
 /* The value of the position a capture or a promotion leads to, as tableset_value finds
  * it, but with its table from s->successors: the end of the game when the opponent has
  * no piece left or the rule on lone pieces ends it, else the table's value. */
@@ -245,8 +252,8 @@ static dtm_t successor_dtm(const struct solver *s, const struct move *m,
     if (end != GAME_GOES_ON)
         return dtm_game_end(end);
     const struct successor *to =
-        &s->successors[p->side][bb_count(m->captured & p->kings[o])]
-                      [bb_count(m->captured & p->men[o])][m->promotes];
+        &s->successors[p->side][taken_count(m->captured & p->kings[o])]
+                      [taken_count(m->captured & p->men[o])][m->promotes];
     if (!to->t) /* not in memory: tableset_value leaves it a draw too */
         return DTM_DRAW;
     struct position oriented = *child;
