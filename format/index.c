@@ -513,6 +513,40 @@ uint64_t index_of(const struct material_index *ix, const struct position *p,
     return CPU_CHOOSE(index_of)(ix, p, representative);
 }
 
+static ALWAYS_INLINE uint64_t index_men_config_of_body(const struct material_index *ix,
+                                                       const struct position *p,
+                                                       const bool fast)
+{
+    (void)fast;
+    return men_rank(ix, p->men[WHITE], p->men[BLACK]);
+}
+
+CPU_CLONES(uint64_t, index_men_config_of,
+           (const struct material_index *ix, const struct position *p), (ix, p))
+
+uint64_t index_men_config_of(const struct material_index *ix, const struct position *p)
+{
+    return CPU_CHOOSE(index_men_config_of)(ix, p);
+}
+
+static ALWAYS_INLINE uint64_t index_of_in_config_body(const struct material_index *ix,
+                                                      uint64_t men_config,
+                                                      const struct position *p,
+                                                      const bool fast)
+{
+    return index_of_kings_body(ix, men_config, p, NULL, fast);
+}
+
+CPU_CLONES(uint64_t, index_of_in_config,
+           (const struct material_index *ix, uint64_t men_config, const struct position *p),
+           (ix, men_config, p))
+
+uint64_t index_of_in_config(const struct material_index *ix, uint64_t men_config,
+                            const struct position *p)
+{
+    return CPU_CHOOSE(index_of_in_config)(ix, men_config, p);
+}
+
 /* The unreduced number of the i-th representative. */
 static ALWAYS_INLINE uint64_t class_select(const struct material_index *ix, uint64_t i,
                                            const bool fast)

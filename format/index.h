@@ -68,6 +68,13 @@ void index_free(struct material_index *ix);
 uint64_t index_of(const struct material_index *ix, const struct position *p,
                   bool *representative);
 
+/* The two parts of index_of() in a material with men (not reduced), for a caller that
+ * meets one men configuration many times: the configuration of p's men, and p's index
+ * given that configuration. Thread-safe. */
+uint64_t index_men_config_of(const struct material_index *ix, const struct position *p);
+uint64_t index_of_in_config(const struct material_index *ix, uint64_t men_config,
+                            const struct position *p);
+
 /* The position with index i and side to move `side` (for a reduced material, the
  * representative). Thread-safe. */
 void index_position(const struct material_index *ix, uint64_t i, enum side side,

@@ -26,6 +26,17 @@ struct level {
 #define COUNT_MASK 0x7f
 #define MUST_CAPTURE 0x80
 
+/* Where a capture or a promotion leads: the finished table of the child's material, and
+ * whether the child is read there with its colours flipped (t NULL where no table is in
+ * memory; the move that takes the opponent's last piece never gets this far). */
+struct successor {
+    const struct table *t;
+    bool flipped;
+};
+
+/* Up to MATERIAL_MAX_PIECES kings or men of one side taken, and none. */
+#define TAKEN_COUNTS (MATERIAL_MAX_PIECES + 1)
+
 /* The values of the level being solved, and of the one a man's step leads to, are held by
  * their place in their level (level_place), not by index: memory holds one level at a
  * time, not the material. */
@@ -49,6 +60,10 @@ struct solver {
     bool mtc_by_plies;
     uint8_t *wdl[2];
     uint8_t *wdl_above[2];
+    /* By the side that moves, the kings and the men it takes and whether it crowns: the
+     * child's material follows from these alone, so its table is found once here, not
+     * from each child's pieces (find_successors). */
+    struct successor successors[2][TAKEN_COUNTS][TAKEN_COUNTS][2];
 };
 
 /* Two bits a position (wdl_packed_at), WDL_DRAW (0) standing also for a value not known
@@ -104,10 +119,24 @@ static void for_each_run(struct solver *s, const struct level *l, run_step *step
     }
 }
 
+/* The men's steps of one men configuration met so far, with the configuration each
+ * leads to: what depends on the men alone, found once per run of the configuration's
+ * positions instead of once per child (man_step_index). A step is told by its two
+ * squares, whichever side makes it. */
+#define MEN_STEPS_MAX (MATERIAL_MAX_PIECES * NUM_DIRS)
+struct men_steps {
+    int count;
+    struct {
+        uint8_t from, to;
+        uint64_t config;
+    } step[MEN_STEPS_MAX];
+};
+
 /* Work on one position: p holds its men and side to move, and its kings when the walk
  * places them (else index_place_kings places them when needed); i is its index and j its
- * place in the level. */
-typedef void position_step(struct solver *s, struct position *p, uint64_t i, uint64_t j);
+ * place in the level; steps, the men's steps of its configuration met so far. */
+typedef void position_step(struct solver *s, struct position *p, uint64_t i, uint64_t j,
+                           struct men_steps *steps);
 
 struct position_walk {
     position_step *step;
@@ -119,6 +148,7 @@ static void step_positions(struct solver *s, uint64_t config, uint64_t first, ui
 {
     const struct position_walk *walk = arg;
     struct position men, placed, p;
+    struct men_steps steps = { .count = 0 }; /* a run is of one configuration */
     index_men_position(&s->t->ix, config, WHITE, &men);
     for (uint64_t i = first; i < first + count; i++) {
         placed = men;
@@ -127,7 +157,7 @@ static void step_positions(struct solver *s, uint64_t config, uint64_t first, ui
         for (int side = WHITE; side <= BLACK; side++) {
             p = placed;
             p.side = (enum side)side;
-            walk->step(s, &p, i, place_in_config(s, config, i));
+            walk->step(s, &p, i, place_in_config(s, config, i), &steps);
         }
     }
 }
@@ -159,19 +189,91 @@ static bool is_sideways_step(const struct geometry *g, const struct move *m)
     return m->captured == 0 && g->rank_of[m->from] == g->rank_of[m->to];
 }
 
-/* The value of the position a move leaves the configuration for: a man's quiet step stays
- * in this material (a configuration solved before), anything else reaches a finished
- * table. */
-static dtm_t child_dtm(const struct solver *s, const struct move *m, const struct position *child)
+/* The place in the level of the position `child` a man's quiet step m leads to: its men
+ * configuration from `steps`, found and kept there the first time the step is met, and
+ * its kings ranked. */
+static uint64_t man_step_place(const struct solver *s, struct men_steps *steps,
+                               const struct move *m, const struct position *child)
 {
-    dtm_t v = DTM_DRAW;
+    const struct material_index *ix = &s->t->ix;
+    int k = 0;
+    while (k < steps->count && (steps->step[k].from != m->from || steps->step[k].to != m->to))
+        k++;
+    if (k == steps->count) {
+        steps->step[k].from = m->from;
+        steps->step[k].to = m->to;
+        steps->step[k].config = index_men_config_of(ix, child);
+        steps->count++;
+    }
+    uint64_t config = steps->step[k].config;
+    return place_in_config(s, config, index_of_in_config(ix, config, child));
+}
+
+/* Fills s->successors for every number of kings and men one side can take from the
+ * other and either way of crowning, from the material being solved. */
+static void find_successors(struct solver *s)
+{
+    const struct material *m = &s->t->m;
+    for (int side = WHITE; side <= BLACK; side++) {
+        enum side o = side_other((enum side)side);
+        for (int kings = 0; kings <= m->kings[o]; kings++)
+            for (int men = 0; men <= m->men[o]; men++)
+                for (int crowns = 0; crowns <= (m->men[side] > 0); crowns++) {
+                    struct material child = *m;
+                    child.kings[o] -= kings;
+                    child.men[o] -= men;
+                    child.men[side] -= crowns;
+                    child.kings[side] += crowns;
+                    bool flipped = !material_is_canonical(&child);
+                    struct material canonical = flipped ? material_flipped(&child) : child;
+                    s->successors[side][kings][men][crowns] =
+                        (struct successor){ tableset_find(s->ts, &canonical), flipped };
+                }
+    }
+}
+
+/* How many pieces of `taken` a capture took: mostly none or one of a kind, which needs no
+ * count (a portable build counts bits through a call into libgcc). */
+static int taken_count(bb_t taken)
+{
+    return (taken & (taken - 1)) == 0 ? taken != 0 : bb_count(taken);
+}
+
+/* The value of the position a capture or a promotion leads to, as tableset_value finds
+ * it, but with its table from s->successors: the end of the game when the opponent has
+ * no piece left or the rule on lone pieces ends it, else the table's value. */
+static dtm_t successor_dtm(const struct solver *s, const struct move *m,
+                           const struct position *p, const struct position *child)
+{
+    enum side o = child->side;
+    if (position_pieces(child, o) == 0)
+        return dtm_no_move(s->v);
+    enum game_end end = lone_piece_end(s->v, child);
+    if (end != GAME_GOES_ON)
+        return dtm_game_end(end);
+    const struct successor *to =
+        &s->successors[p->side][taken_count(m->captured & p->kings[o])]
+                      [taken_count(m->captured & p->men[o])][m->promotes];
+    if (!to->t) /* not in memory: tableset_value leaves it a draw too */
+        return DTM_DRAW;
+    struct position oriented = *child;
+    if (to->flipped)
+        position_flip_colours(s->v, child, &oriented);
+    return table_dtm(to->t, oriented.side, index_of(&to->t->ix, &oriented, NULL));
+}
+
+/* The value of the position a move from p leaves the configuration for: a man's quiet
+ * step stays in this material (a configuration solved before), anything else reaches a
+ * finished table. */
+static dtm_t child_dtm(const struct solver *s, struct men_steps *steps, const struct move *m,
+                       const struct position *p, const struct position *child)
+{
     if (m->captured == 0 && !m->promotes) {
-        uint64_t j = level_place(s, index_of(&s->t->ix, child, NULL));
+        uint64_t j = man_step_place(s, steps, m, child);
         return s->two_bits ? dtm_of_wdl(wdl_packed_at(s->wdl_above[child->side], j))
                            : s->above[child->side][j];
     }
-    tableset_value(s->ts, child, &v, NULL); /* its successors are all in memory */
-    return v;
+    return successor_dtm(s, m, p, child);
 }
 
 /* Stores a position's initial values at place j. Two bits keep only what is final: a
@@ -197,7 +299,8 @@ static enum wdl wdl_at(const struct solver *s, enum side side, uint64_t j)
 
 /* Values from the moves that leave the configuration; counts the ones that stay. MTC is
  * known already where every move leaves (one ply to the conversion) or none exists. */
-static void init_position(struct solver *s, struct position *p, uint64_t i, uint64_t j)
+static void init_position(struct solver *s, struct position *p, uint64_t i, uint64_t j,
+                          struct men_steps *steps)
 {
     struct position child;
     struct move_list list;
@@ -226,7 +329,7 @@ static void init_position(struct solver *s, struct position *p, uint64_t i, uint
         if (s->two_bits && dtm_is_win(best)) /* won: two bits need no shorter win */
             continue;
         make_move(p, &list.moves[k], &child);
-        dtm_t value = dtm_parent(child_dtm(s, &list.moves[k], &child));
+        dtm_t value = dtm_parent(child_dtm(s, steps, &list.moves[k], p, &child));
         if (!any_external || dtm_better(value, best))
             best = value;
         any_external = true;
@@ -681,8 +784,10 @@ static int iterate(struct solver *s, const struct level *l, enum metric_pass pas
  * promised (two bits hold only final values: what is not won or lost is drawn). Then a
  * lost position's count becomes its king moves (all of them lose), for the MTC pass;
  * where it has none, every move it has is a conversion: one ply. */
-static void settle_position(struct solver *s, struct position *p, uint64_t i, uint64_t j)
+static void settle_position(struct solver *s, struct position *p, uint64_t i, uint64_t j,
+                            struct men_steps *steps)
 {
+    (void)steps; /* no child is looked at */
     mtc_t *mtc = &s->mtc[p->side][j];
     uint8_t *count = &s->count[p->side][j];
     if (!s->two_bits && dtm_is_loss(s->dtm[p->side][j]) && (*count & COUNT_MASK) != 0)
@@ -704,7 +809,8 @@ static void settle_position(struct solver *s, struct position *p, uint64_t i, ui
 
 /* A won position with a man's sideways step to a lost position converts at once: MTC one
  * ply. Read once every position of the level is settled. */
-static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, uint64_t j)
+static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, uint64_t j,
+                              struct men_steps *steps)
 {
     struct move_list list;
     struct position child;
@@ -716,7 +822,7 @@ static void seed_sideways_mtc(struct solver *s, struct position *p, uint64_t i, 
         if (!is_sideways_step(s->t->ix.g, &list.moves[k]))
             continue;
         make_move(p, &list.moves[k], &child);
-        if (is_lost(s, child.side, level_place(s, index_of(&s->t->ix, &child, NULL)))) {
+        if (is_lost(s, child.side, man_step_place(s, steps, &list.moves[k], &child))) {
             s->mtc[p->side][j] = mtc_of_plies(1);
             return;
         }
@@ -928,6 +1034,7 @@ int solve_material(const struct tableset *ts, const struct material *m,
         goto no_memory;
     s.per_config = divider_of(levels.per_config);
     s.place = levels.place;
+    find_successors(&s);
     int levels_total = 0, levels_done = 0, first = first_unfinished(&levels, store);
     for (int k = 0; k < levels.count; k++)
         levels_total += levels.start[k + 1] > levels.start[k];

@@ -319,8 +319,7 @@ int tableset_value(const struct tableset *ts, const struct position *p, dtm_t *d
         return -1;
     uint64_t i = t ? index_of(&t->ix, &l.oriented, NULL) : 0;
     if (dtm && t)
-        *dtm = t->dtm8[0].bytes ? dtm_bytes_get(&t->dtm8[l.oriented.side], i)
-                                : t->dtm[l.oriented.side][i];
+        *dtm = table_dtm(t, l.oriented.side, i);
     else if (dtm)
         *dtm = dtm_game_end(l.over);
     if (mtc)

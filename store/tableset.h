@@ -85,6 +85,12 @@ void tableset_forget(struct tableset *ts, const struct material *m);
  * dtm_only set). Returns 0, or -1 when memory runs out. */
 int tableset_add(struct tableset *ts, struct table *t);
 
+/* The DTM of index i of table t, `side` to move, wherever t holds it (dtm[] or dtm8[]). */
+static inline dtm_t table_dtm(const struct table *t, enum side side, uint64_t i)
+{
+    return t->dtm8[0].bytes ? dtm_bytes_get(&t->dtm8[side], i) : t->dtm[side][i];
+}
+
 /* The DTM and MTC of p for its side to move (either may be NULL; ask for MTC only in a
  * set that holds it, not dtm_only). A position where the
  * side to move has no piece left, or where the variant's rule on lone pieces ends the

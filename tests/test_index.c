@@ -535,6 +535,34 @@ static void test_king_moves(void **state)
     check_king_moves("turkish", "KKMvKM");
 }
 
+/* index_of in its two parts, the men configuration and then the index within it, gives
+ * every position of a material with men its own index (every 7th index: all the
+ * configurations and both sides' kings vary). */
+static void check_in_config(const char *variant, const char *name)
+{
+    const struct variant *v = test_variant(variant);
+    struct material m = material_named(v, name);
+    struct material_index ix;
+    assert_int_equal(index_init(&ix, v, &m), 0);
+    for (uint64_t i = 0; i < ix.size; i += 7) {
+        struct position p;
+        index_position(&ix, i, WHITE, &p);
+        uint64_t config = index_men_config_of(&ix, &p);
+        if (config != index_men_config(&ix, i) || index_of_in_config(&ix, config, &p) != i)
+            fail_msg("%s %s: index %llu", variant, name, (unsigned long long)i);
+    }
+    index_free(&ix);
+}
+
+static void test_in_config(void **state)
+{
+    (void)state;
+    check_in_config("russian", "KKMvKM");
+    check_in_config("international", "KMvMM");
+    check_in_config("turkish", "KMvKM");
+    check_in_config("english", "MMvM");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -548,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_men_progress_all),
         cmocka_unit_test(test_divider),
         cmocka_unit_test(test_king_moves),
+        cmocka_unit_test(test_in_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
