@@ -56,9 +56,10 @@ int position_rules_json(damero_tb *tb, const damero_position *pos, int reading,
  * the tables hold no DTM, played_by: "mtc" (l->by_mtc). Returns as position_json. */
 int line_json(damero_tb *tb, const struct line *l, json_t **json);
 
-/* {variant, fen, moves: [{move, after}, ...]}: the legal moves without their values
- * (damero_legal_moves, so no table is read), in the order of their texts; for a position
- * outside the tables. Returns as position_json. */
+/* {variant, fen, moves: [{move, after, category}, ...]}: the legal moves without their
+ * values (damero_legal_moves), in the order of their texts, each with its category where
+ * it leads into the tables ("unknown" where not); for a position outside the tables.
+ * Returns as position_json. */
 int legal_moves_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                      json_t **json);
 

@@ -406,11 +406,30 @@ async function movesOf(fen) {
   }
 }
 
-// Follows the pasted game move by move; stops at the first move that is not legal.
+// The served variant whose PDN GameType a pasted game's tag names (the page's own when
+// the game has no tag), or null when none is served.
+function gameVariant(gametype) {
+  if (gametype === null) return state.variant;
+  const board = Object.values(state.boards).find((b) => b.gametype === gametype);
+  return board ? board.variant : null;
+}
+
+// Follows the pasted game move by move; stops at the first move that is not legal. A game
+// of another variant than the page's (its GameType tag) switches the page to it.
 async function loadGame() {
   const status = $("game-status");
   const read = readPdn($("pdn").value);
   const plies = [];
+  const variant = gameVariant(read.gametype);
+  if (!variant) {
+    const served = Object.values(state.boards).filter((b) => b.gametype)
+      .map((b) => `${b.gametype} ${b.variant}`).join(", ");
+    status.textContent = `This game is of GameType ${read.gametype}, a variant this server ` +
+      `has no tables of (it serves GameType ${served}): the game is not followed.`;
+    return;
+  }
+  const switched = variant !== state.variant;
+  state.variant = variant;
   status.textContent = "…";
   try {
     const start = await gameStart(read.fen);
@@ -426,7 +445,9 @@ async function loadGame() {
       fen = move.after;
     }
     if (plies.length === read.moves.length)
-      status.textContent = `${plies.length} plies; the value under the rules is the mover's.`;
+      status.textContent = (switched ? `A ${variant} game (its GameType tag): the page ` +
+        `shows ${variant}. ` : "") + `${plies.length} plies; the value under the rules is ` +
+        "the mover's.";
     state.game = { start, plies, at: -1 };
     showGame();
     go(state.variant, start, true);
