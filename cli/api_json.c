@@ -119,6 +119,22 @@ static void move_categories(damero_tb *tb, const damero_position *pos, const dam
     damero_set_stop(NULL, NULL);
 }
 
+/* Why a category is "unknown" and how to settle it: said in the answer where one is. */
+static const char unknown_words[] =
+    "a search under the move-limit rules, bounded to about 5000 states for the position "
+    "and as many for all its moves together (best first), could not settle it; the rules' "
+    "full search settles it (damero probe --rules, /api/VARIANT/rules), and the rule "
+    "tables (damero gen --rules) make it a lookup";
+
+/* Whether the position's category or one of its count moves' is "unknown". */
+static bool any_unknown(const char *category, const char **categories, int count)
+{
+    bool unknown = strcmp(category, "unknown") == 0;
+    for (int i = 0; i < count && !unknown; i++)
+        unknown = strcmp(categories[i], "unknown") == 0;
+    return unknown;
+}
+
 int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                   json_t **json)
 {
@@ -151,9 +167,11 @@ int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
     list = json_array();
     for (int i = 0; i < count && list; i++)
         json_append(&list, move_json(tb, &moves[i], categories[i]));
-    free(categories);
     *json = json_pack("{s:s, s:s}", "variant", damero_variant(tb), "fen", fen);
     *json = json_with(json_with_value(*json, &value), "category", json_string(category));
+    if (any_unknown(category, categories, count))
+        *json = json_with(*json, "unknown_because", json_string(unknown_words));
+    free(categories);
     *json = json_with(*json, "moves", list);
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
 }

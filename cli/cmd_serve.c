@@ -43,6 +43,7 @@ static const char help[] =
     "  GET /api/VARIANT?fen=FEN      what 'damero probe --json' prints, with a category\n"
     "                                (win, cursed-win, draw, blessed-loss, loss, or\n"
     "                                unknown where a short search under the rules cannot\n"
+    "                                settle it, and then unknown_because: why, and how to\n"
     "                                settle it) on the position and on every move\n"
     "  GET /api/VARIANT/line?fen=FEN what 'damero line --json' prints\n"
     "  GET /api/VARIANT/moves?fen=FEN the legal moves without values, for a position\n"

@@ -320,6 +320,13 @@ def categories(c, base, positions):
             c.check(ok, f"{variant} {fen}: {after} is {got}, under the rules {wanted[after]}")
             if got != "unknown":
                 settled.add(got)
+        unknown = [m for m in [plain] + plain["moves"] if m["category"] == "unknown"]
+        c.check(bool(unknown) == ("unknown_because" in plain) and
+                (not unknown or "damero gen --rules" in plain["unknown_because"]),
+                f"{variant} {fen}: {len(unknown)} unknown, unknown_because "
+                f"{plain.get('unknown_because')!r}")
+        if unknown:
+            settled.add("unknown")
     return settled
 
 
@@ -330,8 +337,11 @@ def categories_cursed(c, damero, root):
                    capture_output=True, check=True)
     with server(damero, root) as base:
         fen = "W:WK1,K5,K10:BK2"
-        settled = categories(c, base, [("spanish", fen), ("spanish", "B:WK1,K5,K10:BK2")])
+        settled = categories(c, base, [("spanish", fen), ("spanish", "B:WK1,K5,K10:BK2"),
+                                       ("spanish", "W:WK4,K8,K12:BK29")])
         c.check("cursed-win" in settled, f"spanish {fen}: no cursed-win among {settled}")
+        # W:WK4,K8,K12:BK29: moves the bounded search leaves unknown, and the answer says why
+        c.check("unknown" in settled, f"spanish: no unknown category among {settled}")
 
 
 def headers(c, base):
