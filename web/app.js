@@ -389,20 +389,20 @@ function setEditing(on) {
 
 // ---- a pasted game: its moves, numbered, each with its value under the rules ----
 
-// The position a pasted game starts from: its FEN tag, or the variant's start.
-async function gameStart(fenTag) {
+// The position a pasted game of `variant` starts from: its FEN tag, or the variant's start.
+async function gameStart(variant, fenTag) {
   if (fenTag) return fenTag;
-  return (await getJson(`api/${state.variant}/start`)).fen;
+  return (await getJson(`api/${variant}/start`)).fen;
 }
 
 // The legal moves of fen with their values where the tables hold them ({move, after,
 // category}), else without ({move, after}).
-async function movesOf(fen) {
+async function movesOf(variant, fen) {
   try {
-    return (await getJson(`api/${state.variant}?fen=${encodeURIComponent(fen)}`)).moves;
+    return (await getJson(`api/${variant}?fen=${encodeURIComponent(fen)}`)).moves;
   } catch (error) {
     if (error.reason !== "table_missing") throw error;
-    return (await getJson(`api/${state.variant}/moves?fen=${encodeURIComponent(fen)}`)).moves;
+    return (await getJson(`api/${variant}/moves?fen=${encodeURIComponent(fen)}`)).moves;
   }
 }
 
@@ -429,13 +429,12 @@ async function loadGame() {
     return;
   }
   const switched = variant !== state.variant;
-  state.variant = variant;
   status.textContent = "…";
   try {
-    const start = await gameStart(read.fen);
+    const start = await gameStart(variant, read.fen);
     let fen = start;
     for (const written of read.moves) {
-      const move = findMove(written, await movesOf(fen));
+      const move = findMove(written, await movesOf(variant, fen));
       if (!move) {
         status.textContent = `Move ${plies.length + 1}, ${written}, is not legal in ${fen}: ` +
           "the game is followed up to it.";
@@ -449,8 +448,8 @@ async function loadGame() {
         `shows ${variant}. ` : "") + `${plies.length} plies; the value under the rules is ` +
         "the mover's.";
     state.game = { start, plies, at: -1 };
+    go(variant, start, true);
     showGame();
-    go(state.variant, start, true);
   } catch (error) {
     status.textContent = error.message;
   }
