@@ -119,6 +119,22 @@ static void move_categories(damero_tb *tb, const damero_position *pos, const dam
     damero_set_stop(NULL, NULL);
 }
 
+/* Why a category is "unknown" and how to settle it: said in the answer where one is. */
+static const char unknown_words[] =
+    "a search under the move-limit rules, bounded to about 5000 states for the position "
+    "and as many for all its moves together (best first), could not settle it; the rules' "
+    "full search settles it (damero probe --rules, /api/VARIANT/rules), and the rule "
+    "tables (damero gen --rules) make it a lookup";
+
+/* Whether the position's category or one of its count moves' is "unknown". */
+static bool any_unknown(const char *category, const char **categories, int count)
+{
+    bool unknown = strcmp(category, "unknown") == 0;
+    for (int i = 0; i < count && !unknown; i++)
+        unknown = strcmp(categories[i], "unknown") == 0;
+    return unknown;
+}
+
 int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                   json_t **json)
 {
@@ -151,9 +167,11 @@ int position_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
     list = json_array();
     for (int i = 0; i < count && list; i++)
         json_append(&list, move_json(tb, &moves[i], categories[i]));
-    free(categories);
     *json = json_pack("{s:s, s:s}", "variant", damero_variant(tb), "fen", fen);
     *json = json_with(json_with_value(*json, &value), "category", json_string(category));
+    if (any_unknown(category, categories, count))
+        *json = json_with(*json, "unknown_because", json_string(unknown_words));
+    free(categories);
     *json = json_with(*json, "moves", list);
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
 }
@@ -245,23 +263,55 @@ static int by_text(const void *a, const void *b)
     return strcmp(((const damero_move *)a)->text, ((const damero_move *)b)->text);
 }
 
+/* The category of each legal move of pos (categories[i]), a position the tables may not
+ * hold: a move into the tables (a capture into a smaller material) as position_json
+ * gives it, with its WDL set in moves[i].value; "unknown" where the position it leads to
+ * is beyond them too. */
+static void legal_move_categories(damero_tb *tb, const damero_position *pos,
+                                  damero_move *moves, int count, const char **categories)
+{
+    bool known[DAMERO_MAX_MOVES];
+    int wdl;
+
+    for (int i = 0; i < count; i++) {
+        known[i] = damero_probe_wdl(tb, &moves[i].after, &wdl) == DAMERO_OK;
+        moves[i].value.wdl = known[i] ? -wdl : DAMERO_DRAW; /* the mover's */
+    }
+    if (damero_rule_count(tb) == 0)
+        for (int i = 0; i < count; i++)
+            categories[i] = plain_category(moves[i].value.wdl);
+    else
+        move_categories(tb, pos, moves, count, categories);
+    for (int i = 0; i < count; i++)
+        if (!known[i])
+            categories[i] = "unknown";
+}
+
 int legal_moves_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                      json_t **json)
 {
+    const char **categories = malloc(DAMERO_MAX_MOVES * sizeof *categories);
     char after[DAMERO_FEN_SIZE];
     json_t *list;
     int count, status;
 
     *json = NULL;
+    if (!categories)
+        return DAMERO_ERR_MEMORY;
     if ((status = damero_legal_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count)) != DAMERO_OK ||
-        (status = fen_json(tb, pos, json)) != DAMERO_OK)
+        (status = fen_json(tb, pos, json)) != DAMERO_OK) {
+        free(categories);
         return status;
+    }
     qsort(moves, (size_t)count, sizeof *moves, by_text);
+    legal_move_categories(tb, pos, moves, count, categories);
     list = json_array();
     for (int i = 0; i < count && list; i++)
         json_append(&list, damero_write_fen(tb, &moves[i].after, after) == DAMERO_OK
-                               ? json_pack("{s:s, s:s}", "move", moves[i].text, "after", after)
+                               ? json_pack("{s:s, s:s, s:s}", "move", moves[i].text, "after",
+                                           after, "category", categories[i])
                                : NULL);
+    free(categories);
     *json = json_with(*json, "moves", list);
     return *json ? DAMERO_OK : DAMERO_ERR_MEMORY;
 }

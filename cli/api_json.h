@@ -27,7 +27,8 @@ const char *category_word(int plain_wdl, const damero_rules_value *rules);
  * ...]}, moves best first (damero_root_moves), dtm and mtc in plies or null in a draw,
  * category as category_word says: where the variant has move-limit rules, from a search
  * under them of at most CATEGORY_ASKS (cheap where the rule tables are built), "unknown"
- * for a win or loss it cannot settle within that. moves is room for DAMERO_MAX_MOVES.
+ * for a win or loss it cannot settle within that, and then unknown_because, the sentence
+ * that says why and how to settle it. moves is room for DAMERO_MAX_MOVES.
  * The thread's stop function (damero_set_stop) is NULL after the call. Returns DAMERO_OK
  * with *json set, or the damero error (with its sentence) and *json NULL;
  * DAMERO_ERR_MEMORY when the JSON cannot be built. Thread-safe. */
@@ -56,9 +57,10 @@ int position_rules_json(damero_tb *tb, const damero_position *pos, int reading,
  * the tables hold no DTM, played_by: "mtc" (l->by_mtc). Returns as position_json. */
 int line_json(damero_tb *tb, const struct line *l, json_t **json);
 
-/* {variant, fen, moves: [{move, after}, ...]}: the legal moves without their values
- * (damero_legal_moves, so no table is read), in the order of their texts; for a position
- * outside the tables. Returns as position_json. */
+/* {variant, fen, moves: [{move, after, category}, ...]}: the legal moves without their
+ * values (damero_legal_moves), in the order of their texts, each with its category where
+ * it leads into the tables ("unknown" where not); for a position outside the tables.
+ * Returns as position_json. */
 int legal_moves_json(damero_tb *tb, const damero_position *pos, damero_move *moves,
                      json_t **json);
 

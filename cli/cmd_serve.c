@@ -23,6 +23,7 @@
 #include "cli/serve_gate.h"
 #include "cli/serve_watch.h"
 #include "cli/web_files.h"
+#include "core/variant.h"
 
 static const char help[] =
     "usage: damero serve [--dir DIR] [--port N] [--bind ADDR] [--cache MB] [--budget MS]\n"
@@ -37,15 +38,18 @@ static const char help[] =
     "                                (the square numbers, top row first, 0 where no piece\n"
     "                                stands), names (of squares 1, 2, ...), rules (how\n"
     "                                many move-limit rules the variant has), first (the\n"
-    "                                side that moves first, W or B)}\n"
+    "                                side that moves first, W or B), gametype (its PDN\n"
+    "                                GameType, 0 where it has none)}\n"
     "  GET /api/VARIANT?fen=FEN      what 'damero probe --json' prints, with a category\n"
     "                                (win, cursed-win, draw, blessed-loss, loss, or\n"
     "                                unknown where a short search under the rules cannot\n"
+    "                                settle it, and then unknown_because: why, and how to\n"
     "                                settle it) on the position and on every move\n"
     "  GET /api/VARIANT/line?fen=FEN what 'damero line --json' prints\n"
     "  GET /api/VARIANT/moves?fen=FEN the legal moves without values, for a position\n"
     "                                outside the tables: {variant, fen, moves: [{move,\n"
-    "                                after}]}\n"
+    "                                after, category}]} (the category of a move into\n"
+    "                                the tables, as above; else unknown)\n"
     "  GET /api/VARIANT/start        the starting position: {variant, fen}\n"
     "  GET /api/VARIANT/rules?fen=FEN[&reading=2]\n"
     "                                what 'damero probe --json --rules' prints: the value\n"
@@ -648,8 +652,9 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 
 /* ---- starting ---- */
 
-/* The board of tb as the page draws it: the square numbers row by row from the top; and
- * the side that moves first, which starts each numbered pair of moves. */
+/* The board of tb as the page draws it: the square numbers row by row from the top; the
+ * side that moves first, which starts each numbered pair of moves; and the PDN GameType
+ * by which the page knows a pasted game's variant. */
 static json_t *board_json(damero_tb *tb)
 {
     damero_position start;
@@ -668,11 +673,12 @@ static json_t *board_json(damero_tb *tb)
         if (damero_square_name(tb, square, name) == DAMERO_OK)
             json_append(&names, json_string(name));
     damero_start_position(tb, &start);
-    return json_pack("{s:s, s:i, s:i, s:i, s:b, s:o, s:o, s:i, s:s}", "variant",
+    return json_pack("{s:s, s:i, s:i, s:i, s:b, s:o, s:o, s:i, s:s, s:i}", "variant",
                      damero_variant(tb), "max_pieces", damero_max_pieces(tb), "columns",
                      board.columns, "rows", board.rows, "algebraic", board.algebraic, "grid",
                      grid, "names", names, "rules", damero_rule_count(tb), "first",
-                     start.side_to_move == DAMERO_WHITE ? "W" : "B");
+                     start.side_to_move == DAMERO_WHITE ? "W" : "B", "gametype",
+                     variant_by_name(damero_variant(tb))->pdn_gametype);
 }
 
 /* Opens the tables of every variant that has some in dir. Returns EXIT_OK or an exit

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/probing.h"
 
@@ -140,4 +141,35 @@ int line_play(damero_tb *tb, struct line *l)
             return DAMERO_OK;
         }
     }
+}
+
+/* The legal move of pos written `text` (its length len) into *m. */
+static int find_move(damero_tb *tb, const damero_position *pos, const char *text, size_t len,
+                     damero_move *m)
+{
+    damero_move moves[DAMERO_MAX_MOVES];
+    int count, status = damero_legal_moves(tb, pos, moves, DAMERO_MAX_MOVES, &count);
+    for (int k = 0; status == DAMERO_OK && k < count; k++)
+        if (strlen(moves[k].text) == len && strncmp(moves[k].text, text, len) == 0) {
+            *m = moves[k];
+            return DAMERO_OK;
+        }
+    return status == DAMERO_OK ? DAMERO_ERR_ARGUMENT : status;
+}
+
+int line_replay(damero_tb *tb, struct line *l, const char *moves)
+{
+    l->end = END_LIMIT;
+    for (const char *at = moves + strspn(moves, " "); *at; at += strspn(at, " ")) {
+        size_t len = strcspn(at, " ");
+        if (l->plies == l->max_plies)
+            return DAMERO_ERR_ARGUMENT;
+        int status = find_move(tb, &l->positions[l->plies], at, len, &l->moves[l->plies]);
+        if (status != DAMERO_OK)
+            return status;
+        l->positions[l->plies + 1] = l->moves[l->plies].after;
+        l->plies++;
+        at += len;
+    }
+    return DAMERO_OK;
 }

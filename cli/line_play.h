@@ -57,4 +57,10 @@ bool line_has_distance(const damero_tb *tb, const char *dir, const struct line *
  * that failed (its sentence in damero_error_message()). Thread-safe (one line per thread). */
 int line_play(damero_tb *tb, struct line *l);
 
+/* Plays `moves`, move texts separated by spaces as damero writes them, from
+ * l->positions[0] (a line verify measured: cli/verify_report.c); l->end is END_LIMIT
+ * after them. Returns DAMERO_OK, DAMERO_ERR_ARGUMENT when a move is not legal where it
+ * stands or they are more than l->max_plies, or the error of damero_legal_moves. */
+int line_replay(damero_tb *tb, struct line *l, const char *moves);
+
 #endif

@@ -38,6 +38,7 @@ void variant_report_free(struct variant_report *r)
             line_free(&s->line[side]);
         for (int reading = 0; reading < MAX_READINGS; reading++)
             line_free(&s->cursed[reading]);
+        line_free(&s->reset);
     }
     damero_close(r->tb);
     free(r);
@@ -59,6 +60,21 @@ static int play_example(damero_tb *tb, const char *fen, struct line *l)
     return line_play(tb, l);
 }
 
+/* Replays the moves verify wrote from a no-progress rule's longest wait x to its reset
+ * into l; none when no ending has a win. */
+static int replay_wait(damero_tb *tb, const struct rule_result *x, struct line *l)
+{
+    damero_position start;
+    if (!x)
+        return DAMERO_OK;
+    int status = damero_parse_fen(tb, x->example_fen, &start);
+    if (status != DAMERO_OK)
+        return status;
+    if (line_init(l, MAX_LINE_PLIES, &start) < 0)
+        return DAMERO_ERR_MEMORY;
+    return line_replay(tb, l, x->example_line);
+}
+
 int report_lines(const char *dir, struct variant_report *r, char *err, size_t err_size)
 {
     int status = damero_open(r->v->name, dir, 64 << 20, &r->tb);
@@ -71,6 +87,8 @@ int report_lines(const char *dir, struct variant_report *r, char *err, size_t er
                               status == DAMERO_OK; reading++)
             status = play_example(r->tb, sum->reading[reading].in_time_fen,
                                   &s->cursed[reading]);
+        if (status == DAMERO_OK)
+            status = replay_wait(r->tb, sum->longest_wait, &s->reset);
     }
     if (status == DAMERO_ERR_MEMORY)
         snprintf(err, err_size, "out of memory playing the examples' lines");
@@ -378,8 +396,12 @@ static void print_longest_progress(FILE *f, bool md, const struct variant_report
             longest->example_fen);
     if (md) {
         print_board(f, r, longest->example_fen);
-        fprintf(f, "```\n");
+        fprintf(f, "```\n\n");
     }
+    fprintf(f, md ? "Line to the reset: " : "    line to the reset: ");
+    print_moves(f, r, &s->reset);
+    if (md)
+        print_pdn(f, r, &s->reset);
 }
 
 static void print_examples(FILE *f, bool md, const struct variant_report *r,
@@ -582,6 +604,18 @@ static json_t *json_others_example(const struct rule_result *t)
                      "plies_alone", t->others_plies);
 }
 
+/* A no-progress rule's longest wait of all its endings with its line to the reset
+ * (print_longest_progress), or null when no ending has a win. */
+static json_t *json_longest_wait(const struct rule_section *s)
+{
+    const struct rule_result *x = s->summary.longest_wait;
+    if (!x)
+        return json_null();
+    return json_pack("{s:s, s:s, s:s, s:i, s:o}", "ending", x->ending, "side_to_move",
+                     side_words(s, x->strong_to_move), "fen", x->example_fen, "plies",
+                     x->longest_plies, "line", line_moves_json(&s->reset));
+}
+
 static json_t *json_rule(const struct rule_section *s)
 {
     const struct move_limit_rule *rule = s->report.rule;
@@ -611,6 +645,7 @@ static json_t *json_rule(const struct rule_section *s)
     } else {
         for (int k = 0; k < s->report.num_results; k++)
             json_append(&results, json_result(s, &s->report.results[k], NULL));
+        o = json_with(o, "longest_wait", json_longest_wait(s));
     }
     return json_with(o, "results", results);
 }

@@ -18,12 +18,14 @@
  * the tables' best moves play from its examples: its longest wins (strong side to move,
  * then the lone side) when it demands a win within a limit, and per reading its longest
  * win in time (the first that a count already running when this one starts turns into a
- * draw). A line not played has no positions. */
+ * draw); for a no-progress rule, the line verify measured from its longest wait to the
+ * move that resets the count. A line not played has no positions. */
 struct rule_section {
     struct rule_report report;
     struct rule_summary summary;
     struct line line[2];
     struct line cursed[MAX_READINGS];
+    struct line reset; /* a no-progress rule: from its longest wait to the reset */
 };
 
 struct variant_report {

@@ -116,12 +116,31 @@ def start_and_moves(c, damero, tables, base):
             frm, to = m["move"].split("-")
             c.check(side == "B" and set(white[1:].split(",")) == whites - {frm} | {to} and
                     black == fen.split(":")[2], f"{variant} {m['move']}: after {m['after']}")
-    # inside the tables, /moves lists what probe lists, without the values
+        c.check(all(m["category"] == "unknown" for m in got.get("moves", [])),
+                f"{variant}/moves from the start: a category known beyond the tables")
+    # inside the tables, /moves lists what the main endpoint lists, with the categories
+    # and without the values
     status, got = get_json(api_url(base, "russian", "W:WKa1,Kc1:BKh8").replace("?", "/moves?", 1))
-    want = cli_json(damero, tables, "probe", "russian", "W:WKa1,Kc1:BKh8")["moves"]
-    c.check(status == 200 and got["moves"] == sorted(({"move": m["move"], "after": m["after"]}
-                                                      for m in want), key=lambda m: m["move"]),
+    _, want = get_json(api_url(base, "russian", "W:WKa1,Kc1:BKh8"))
+    c.check(status == 200 and got["moves"] == sorted(({"move": m["move"], "after": m["after"],
+                                                       "category": m["category"]}
+                                                      for m in want["moves"]),
+                                                     key=lambda m: m["move"]),
             f"russian/moves W:WKa1,Kc1:BKh8: {got}")
+    # beyond the tables (4 pieces, built to 3), a capture into them has the category of
+    # the position it leads to, turned over to the mover's
+    fen = "W:WKa1,Kc3:BKd4,Kh8"
+    status, got = get_json(api_url(base, "russian", fen).replace("?", "/moves?", 1))
+    c.check(status == 200 and got["moves"] and
+            all(m["category"] != "unknown" for m in got["moves"]),
+            f"russian/moves {fen}: captures into the tables without a category: {got}")
+    turned = {"win": "loss", "loss": "win", "cursed-win": "blessed-loss",
+              "blessed-loss": "cursed-win", "draw": "draw", "unknown": "unknown"}
+    for m in got.get("moves", []):
+        _, after = get_json(api_url(base, "russian", m["after"]))
+        want = turned[after["category"]] if "category" in after else "unknown"
+        c.check(m["category"] == want, f"russian/moves {fen}: {m['move']} is "
+                f"{m['category']}, the position after it {after.get('category', after)}")
 
 
 BAD = [  # (path, status, words in the error)
@@ -303,6 +322,13 @@ def categories(c, base, positions):
             c.check(ok, f"{variant} {fen}: {after} is {got}, under the rules {wanted[after]}")
             if got != "unknown":
                 settled.add(got)
+        unknown = [m for m in [plain] + plain["moves"] if m["category"] == "unknown"]
+        c.check(bool(unknown) == ("unknown_because" in plain) and
+                (not unknown or "damero gen --rules" in plain["unknown_because"]),
+                f"{variant} {fen}: {len(unknown)} unknown, unknown_because "
+                f"{plain.get('unknown_because')!r}")
+        if unknown:
+            settled.add("unknown")
     return settled
 
 
@@ -313,8 +339,11 @@ def categories_cursed(c, damero, root):
                    capture_output=True, check=True)
     with server(damero, root) as base:
         fen = "W:WK1,K5,K10:BK2"
-        settled = categories(c, base, [("spanish", fen), ("spanish", "B:WK1,K5,K10:BK2")])
+        settled = categories(c, base, [("spanish", fen), ("spanish", "B:WK1,K5,K10:BK2"),
+                                       ("spanish", "W:WK4,K8,K12:BK29")])
         c.check("cursed-win" in settled, f"spanish {fen}: no cursed-win among {settled}")
+        # W:WK4,K8,K12:BK29: moves the bounded search leaves unknown, and the answer says why
+        c.check("unknown" in settled, f"spanish: no unknown category among {settled}")
 
 
 def headers(c, base):

@@ -287,6 +287,35 @@ def pasted_game(c, driver, base):
     c.check("h8-a1" in status.text, f"game with an illegal move: {status.text!r}")
 
 
+def game_of_another_variant(c, driver, base):
+    """A pasted game's GameType tag: a russian game (25) pasted on the international page
+    switches the page to russian and is followed; an english one (21), whose tables the
+    server does not have, is refused, saying so."""
+    start = "W:WKa1,Kc1:BKh8"
+    line = api_get(base, "russian", start, "/line")["moves"][:2]
+    driver.get(f"{base}?variant=international&fen={urllib.parse.quote('W:W28,K46:B7')}")
+    wait_for_value(driver, "W:W28,K46:B7")
+    driver.find_element(By.CSS_SELECTOR, "#game-box summary").click()
+    driver.find_element(By.ID, "pdn").send_keys(
+        f'[GameType "25"]\n[FEN "{start}"]\n1. {line[0]} {line[1]} *\n')
+    driver.find_element(By.ID, "pdn-load").click()
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#game .ply"))
+    wait_for_value(driver, start)
+    status = driver.find_element(By.ID, "game-status").text
+    c.check(driver.find_element(By.ID, "variant").get_attribute("value") == "russian" and
+            "russian game" in status, f"a russian game on the international page: {status!r}")
+    c.check([p.text for p in driver.find_elements(By.CSS_SELECTOR, "#game button.ply")] == line,
+            "a russian game on the international page: not followed")
+    driver.find_element(By.ID, "pdn").clear()
+    driver.find_element(By.ID, "pdn").send_keys('[GameType "21"]\n1. 11-15 23-19 *\n')
+    driver.find_element(By.ID, "pdn-load").click()
+    status = WebDriverWait(driver, WAIT).until(
+        lambda d: "GameType 21" in d.find_element(By.ID, "game-status").text and
+        d.find_element(By.ID, "game-status"))
+    c.check("no tables" in status.text and "25 russian" in status.text,
+            f"an english game: {status.text!r}")
+
+
 def phone(c, driver, base, artifacts):
     driver.set_window_size(390, 844)
     fen = "W:WKa1,Kc1:BKh8"
@@ -317,6 +346,7 @@ def main():
             bad_fen(c, driver, base)
             from_the_start(c, driver, base)
             pasted_game(c, driver, base)
+            game_of_another_variant(c, driver, base)
             phone(c, driver, base, artifacts)
             # the answers with an error status (a half-edited position) are expected
             logs = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"

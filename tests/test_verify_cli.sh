@@ -278,6 +278,77 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 
+# resetwalk.py DAMERO VARIANT DIR FILE: plays each no-progress rule's longest_wait line
+# of FILE (verify --json) with `damero probe --json`: a win for the side to move at the
+# start, each move among its position's moves, as many as the wait's plies, none of them
+# a capture or promotion but the last, which is one (or a man's move, or the game ends).
+cat > "$tmp/resetwalk.py" << 'EOF'
+import json, subprocess, sys
+
+damero, variant, tables, path = sys.argv[1:5]
+o = json.load(open(path))
+bad, lines = [], 0
+
+
+def probe(fen):
+    r = subprocess.run([damero, "probe", "--variant", variant, "--dir", tables, "--json", fen],
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        raise RuntimeError(f"probe {fen}: exit {r.returncode}: {r.stdout}{r.stderr}")
+    return json.loads(r.stdout)
+
+
+def pieces(fen):
+    """The (kings, men) of a FEN like W:WKe1,Kg1:B5."""
+    kings, men = set(), set()
+    for part in fen.split(":")[1:]:
+        for p in filter(None, part[1:].split(",")):
+            (kings if p.startswith("K") else men).add(part[0] + p.lstrip("K"))
+    return kings, men
+
+
+def resets(before, after):
+    """What the move from before to after did: "capture", "promotion", "man" or ""."""
+    (k0, m0), (k1, m1) = pieces(before), pieces(after)
+    if len(k1) + len(m1) < len(k0) + len(m0):
+        return "capture"
+    if len(k1) > len(k0):
+        return "promotion"
+    return "man" if m0 != m1 else ""
+
+
+for rule in o["rules"]:
+    w = rule.get("longest_wait")
+    if not w:
+        continue
+    lines += 1
+    fen, line = w["fen"], w["line"]
+    name = f"{variant} {rule['name']}, {w['ending']}, {fen}"
+    if len(line) != w["plies"]:
+        bad.append(f"{name}: {len(line)} moves in the line, a wait of {w['plies']} plies")
+    p = probe(fen)
+    if p["wdl"] != "win":
+        bad.append(f"{name}: the side to move does not win ({p['wdl']})")
+    for k, move in enumerate(line):
+        after = {m["move"]: m["after"] for m in p["moves"]}
+        if move not in after:
+            bad.append(f"{name}: ply {k + 1}: {move} is not a move (its moves: {sorted(after)})")
+            break
+        did = resets(fen, after[move])
+        last = k == len(line) - 1
+        fen = after[move]
+        p = probe(fen)
+        if not last and did in ("capture", "promotion"):
+            bad.append(f"{name}: ply {k + 1}, {move}, is a {did} before the line's end")
+        if last and not did and p["moves"]:
+            bad.append(f"{name}: the last move, {move}, resets nothing and the game goes on")
+if lines == 0:
+    bad.append(f"{path}: no longest_wait line")
+for b in bad:
+    print("    " + b)
+sys.exit(1 if bad else 0)
+EOF
+
 if $have_python; then
   check "the JSON of one variant is not as documented" python3 "$tmp/shape.py" one \
     "$tmp/spanish.json" "$tmp/russian.json" "$tmp/pool.json" "$tmp/russian3.json"
@@ -288,6 +359,10 @@ if $have_python; then
   for v in spanish russian pool; do
     check "$v: a longest win's line is not legal, or not over after its plies" \
       python3 "$tmp/walk.py" "$damero" "$v" "$t" "$tmp/$v.json"
+  done
+  for v in spanish russian; do
+    check "$v: a no-progress count's longest wait has no line to its reset" \
+      python3 "$tmp/resetwalk.py" "$damero" "$v" "$t" "$tmp/$v.json"
   done
 
   # --- rules reported, not skipped -------------------------------------------------
@@ -483,6 +558,10 @@ check "--markdown: no summary row of the forzosa" \
 # the forzosa's longest wins drawn as boards: 8 rows of 4 squares between ``` fences
 check "--markdown: the forzosa's longest win is not a PDN game a player can load" grep -qzF \
   $'```pdn\n[GameType "24"]\n[FEN "W:WK1,K5,K10:BK2"]\n\n1. 5-9 2-11 2. 10-17' "$md/rules.md"
+check "--markdown: the 40 plies' longest wait has no line to its reset as a PDN game" \
+  python3 -c 'import re, sys; sys.exit(not re.search(
+    r"Line to the reset: 1\. .+\n\n```pdn\n\[GameType \"24\"\]\n\[FEN \"[^\"]+\"\]\n\n1\. ",
+    open(sys.argv[1]).read()))' "$md/rules.md"
 check "--markdown: the forzosa has no board" awk '
   /^### / { in_rule = $0 == "### spanish: forzosa" }
   in_rule && /^```/ { fenced = !fenced; if (!fenced && rows == 8) boards++; rows = 0; next }

@@ -5,6 +5,7 @@
 
 #include "verify/at_once.h"
 #include "verify/count_start.h"
+#include "verify/reset_line.h"
 #include "rules/coverage.h"
 #include "rulegen/reset_distance.h"
 
@@ -124,6 +125,26 @@ static int count_positions(const struct variant *v, const struct table *t,
     return 0;
 }
 
+/* The lines of a no-progress rule's examples of t (reading 0, both sides to move) to the
+ * reset, along the distance its wins were measured by. */
+static int play_reset_lines(const struct tableset *ts, const struct table *t,
+                            const struct move_limit_rule *rule, const uint16_t *distance,
+                            struct rule_result *res[2][MAX_READINGS])
+{
+    for (int side = WHITE; side <= BLACK; side++) {
+        struct rule_result *x = res[side][0];
+        struct position start;
+        char err[128];
+        if (!x->example_fen[0])
+            continue;
+        if (fen_parse(ts->v, x->example_fen, &start, err, sizeof err) < 0 ||
+            reset_line(ts, t, rule, distance, &start, x->example_line,
+                       sizeof x->example_line) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int verify_material(struct tableset *ts, const struct table *t,
                            const struct move_limit_rule *rule, const struct condition *c,
                            struct rule_report *out, char *err, size_t err_size)
@@ -141,6 +162,10 @@ static int verify_material(struct tableset *ts, const struct table *t,
         status = count_convertible(ts->v, t, rule, c, res);
     if (status < 0)
         snprintf(err, err_size, "out of memory (or too many results) verifying %s", rule->name);
+    else if (rule->kind == LIMIT_NO_PROGRESS &&
+             (status = play_reset_lines(ts, t, rule, distance, res)) < 0)
+        snprintf(err, err_size, "out of memory, or no line along the distance (a bug), "
+                 "playing %s's example in %s to its reset", rule->name, res[0][0]->ending);
     else if (rule->kind == LIMIT_WIN_WITHIN)
         status = count_at_once(ts, t, rule, c, res, err, err_size);
     free(distance);
@@ -186,8 +211,9 @@ static int check_rule(struct tableset *ts, int max_pieces, const struct move_lim
         progress_tell_part(progress, part);
         const struct table *t = tableset_get(ts, &materials[k], err, err_size);
         int status;
-        /* the distance to a capture or promotion looks where those moves lead */
-        if (!t || (rule->reset == RESET_CAPTURE_OR_PROMOTION &&
+        /* the distance to a capture or promotion, and the line to a no-progress count's
+         * reset, look where those moves lead */
+        if (!t || (rule->kind == LIMIT_NO_PROGRESS &&
                    tableset_get_successors(ts, &materials[k], err, err_size) < 0))
             return -1;
         if (t->ix.size > VERIFY_MAX_POSITIONS) {

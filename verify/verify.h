@@ -29,6 +29,7 @@ enum rule_status {
 #define MAX_RULE_MATERIALS 256  /* the materials of one rule's endings */
 #define WIN_PLIES_MAX 128   /* wins_by_plies: longer wins share the last entry */
 #define PLAYED_MAX 3        /* at_once: 0 to 3 moves already played on the rule's count */
+#define RESET_LINE_SIZE 2048 /* example_line: room for the moves of a long wait */
 
 /* A position's outcome for the strong side (at_once's second index). */
 enum outcome { OUTCOME_WON, OUTCOME_DRAWN, OUTCOME_LOST, OUTCOMES };
@@ -44,6 +45,9 @@ struct rule_result {
     int longest_plies;               /* the longest such win (DTM or MTC), -1 without wins */
     int longest;                     /* the same in the reading's unit */
     char example_fen[FEN_SIZE];      /* a position of the longest win, "" without wins */
+    /* no-progress rules, reading 0: the moves from example_fen to the reset, separated by
+     * spaces (verify/reset_line.h); "" without wins */
+    char example_line[RESET_LINE_SIZE];
     /* counts_from_precondition: the won positions before the count starts, and those
      * from which the strong side can force a start it then wins in time */
     uint64_t wins_before, convertible_before;

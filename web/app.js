@@ -389,34 +389,52 @@ function setEditing(on) {
 
 // ---- a pasted game: its moves, numbered, each with its value under the rules ----
 
-// The position a pasted game starts from: its FEN tag, or the variant's start.
-async function gameStart(fenTag) {
+// The position a pasted game of `variant` starts from: its FEN tag, or the variant's start.
+async function gameStart(variant, fenTag) {
   if (fenTag) return fenTag;
-  return (await getJson(`api/${state.variant}/start`)).fen;
+  return (await getJson(`api/${variant}/start`)).fen;
 }
 
 // The legal moves of fen with their values where the tables hold them ({move, after,
 // category}), else without ({move, after}).
-async function movesOf(fen) {
+async function movesOf(variant, fen) {
   try {
-    return (await getJson(`api/${state.variant}?fen=${encodeURIComponent(fen)}`)).moves;
+    return (await getJson(`api/${variant}?fen=${encodeURIComponent(fen)}`)).moves;
   } catch (error) {
     if (error.reason !== "table_missing") throw error;
-    return (await getJson(`api/${state.variant}/moves?fen=${encodeURIComponent(fen)}`)).moves;
+    return (await getJson(`api/${variant}/moves?fen=${encodeURIComponent(fen)}`)).moves;
   }
 }
 
-// Follows the pasted game move by move; stops at the first move that is not legal.
+// The served variant whose PDN GameType a pasted game's tag names (the page's own when
+// the game has no tag), or null when none is served.
+function gameVariant(gametype) {
+  if (gametype === null) return state.variant;
+  const board = Object.values(state.boards).find((b) => b.gametype === gametype);
+  return board ? board.variant : null;
+}
+
+// Follows the pasted game move by move; stops at the first move that is not legal. A game
+// of another variant than the page's (its GameType tag) switches the page to it.
 async function loadGame() {
   const status = $("game-status");
   const read = readPdn($("pdn").value);
   const plies = [];
+  const variant = gameVariant(read.gametype);
+  if (!variant) {
+    const served = Object.values(state.boards).filter((b) => b.gametype)
+      .map((b) => `${b.gametype} ${b.variant}`).join(", ");
+    status.textContent = `This game is of GameType ${read.gametype}, a variant this server ` +
+      `has no tables of (it serves GameType ${served}): the game is not followed.`;
+    return;
+  }
+  const switched = variant !== state.variant;
   status.textContent = "…";
   try {
-    const start = await gameStart(read.fen);
+    const start = await gameStart(variant, read.fen);
     let fen = start;
     for (const written of read.moves) {
-      const move = findMove(written, await movesOf(fen));
+      const move = findMove(written, await movesOf(variant, fen));
       if (!move) {
         status.textContent = `Move ${plies.length + 1}, ${written}, is not legal in ${fen}: ` +
           "the game is followed up to it.";
@@ -426,10 +444,12 @@ async function loadGame() {
       fen = move.after;
     }
     if (plies.length === read.moves.length)
-      status.textContent = `${plies.length} plies; the value under the rules is the mover's.`;
+      status.textContent = (switched ? `A ${variant} game (its GameType tag): the page ` +
+        `shows ${variant}. ` : "") + `${plies.length} plies; the value under the rules is ` +
+        "the mover's.";
     state.game = { start, plies, at: -1 };
+    go(variant, start, true);
     showGame();
-    go(state.variant, start, true);
   } catch (error) {
     status.textContent = error.message;
   }

@@ -15,9 +15,12 @@ function withoutVariations(text) {
   return text;
 }
 
-// {fen (the FEN tag, or ""), moves: [written move, ...]} of the first game in text.
+// {fen (the FEN tag, or ""), gametype (the number the GameType tag starts with, as in
+// "25" or "20,W,10,10,N2,0"; null without one), moves: [written move, ...]} of the first
+// game in text.
 function readPdn(text) {
   const fenTag = text.match(/\[\s*FEN\s+"([^"]*)"\s*\]/i);
+  const typeTag = text.match(/\[\s*GameType\s+"\s*(\d+)[^"]*"\s*\]/i);
   const body = withoutVariations(text.replace(/\[[^\]]*\]/g, " ").replace(/\{[^}]*\}/g, " "))
     .replace(/;[^\n]*/g, " ");
   const moves = [];
@@ -26,7 +29,8 @@ function readPdn(text) {
     if (!token || RESULTS.has(token) || /^\$\d+$/.test(token)) continue;
     moves.push(token);
   }
-  return { fen: fenTag ? fenTag[1].trim() : "", moves };
+  return { fen: fenTag ? fenTag[1].trim() : "", gametype: typeTag ? Number(typeTag[1]) : null,
+           moves };
 }
 
 function squaresOf(text) {
