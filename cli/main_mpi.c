@@ -24,6 +24,7 @@
  * process 0 prints the job's summary. */
 struct job {
     int quiet_stderr; /* -1 once stderr is restored */
+    bool started;     /* the build has started: the processes have waited for all once */
 };
 
 static void silence(int fd)
@@ -47,6 +48,7 @@ static void speak_again(struct job *job)
 static void wait_for_all(void *ctx)
 {
     struct job *job = ctx;
+    job->started = true;
     speak_again(job); /* from the first wait on, each process's errors are its own */
     MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -98,8 +100,11 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return status;
     }
-    fprintf(stderr, "damero-mpi: process %d of %d failed: ending the job; run the same "
-            "command again to resume from the tables finished\n", ranks.rank, ranks.count);
+    /* Before the start, process 0 has said why (the others' messages would be the same);
+     * the others may be waiting for it, so the job is ended all the same. */
+    if (job.started)
+        fprintf(stderr, "damero-mpi: process %d of %d failed: ending the job; run the same "
+                "command again to resume from the tables finished\n", ranks.rank, ranks.count);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, status);
     return status;
