@@ -193,15 +193,17 @@ static void print_summary(const struct gen_args *a, const char *dir,
         printf("peak memory %.1f MB%s\n", peak_mb, ranks ? " (the largest process)" : "");
 }
 
-int cmd_gen(int argc, char **argv) { return cmd_gen_shared(argc, argv, NULL); }
+int cmd_gen(int argc, char **argv)
+{
+    return cmd_gen_shared(argc, argv, NULL);
+}
 
 int cmd_gen_shared(int argc, char **argv, const struct build_ranks *ranks)
 {
     struct gen_args a = { .dir = default_table_dir(), .hold_levels_mb = -1 };
     struct build_report report;
     struct build_estimate estimate;
-    struct build_options options = { .report = &report, .estimate = &estimate,
-                                     .ranks = ranks };
+    struct build_options options = { .report = &report, .estimate = &estimate, .ranks = ranks };
     struct progress_bar bar;
     struct tableset ts;
     char dir[4096], err[2048];

@@ -24,7 +24,7 @@ struct build_report {
  * the items of the plan dealt to it (gen/deal.h) into the one shared folder, and all wait
  * for one another between waves. Process 0 holds the folder's lock for the job. */
 struct build_ranks {
-    int rank, count; /* this process, of count */
+    int rank, count;     /* this process, of count */
     int on_this_machine; /* the job's processes on this machine, sharing its memory */
     /* returns once every process has called it */
     void (*wait_for_all)(void *ctx);
