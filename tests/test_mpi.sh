@@ -65,6 +65,8 @@ for metrics in all wdl wdl+mtc; do
 done
 same_as_gen international --variant international KMvKM --metrics wdl
 same_as_gen turkish --variant turkish --pieces 3
+# the self-check and the rule tables, which read other materials' tables, in their wave
+same_as_gen rules --variant russian --pieces 3 --rules --self-check
 
 # --- a process killed with SIGKILL (kill_at_level.c: process 1, at its 3rd level file) --
 killed=$tmp/killed
