@@ -29,14 +29,14 @@ timed() {
   /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" "${set_args[@]}" --dir "$dir" \
     > /dev/null 2> "$work/err" || { cat "$work/err" >&2; exit 1; }
   read -r wall user sys peak < "$work/time"
-  printf '%-34s wall %7.1f s  CPU %7.1f s  peak %6.1f MB  load %s\n' "$label" "$wall" \
+  printf '%-36s wall %7.1f s  CPU %7.1f s  peak %6.1f MB  load %s\n' "$label" "$wall" \
     "$(echo "$user + $sys" | bc)" "$(echo "$peak / 1024" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
 timed "damero gen, 1 thread" "$work/gen1" "$build/damero" gen --threads 1
 timed "damero gen, 2 threads" "$work/gen2" "$build/damero" gen --threads 2
 for n in 1 2 4; do
-  timed "damero-mpi, $n process(es) x 1 thread" "$work/mpi$n" \
+  timed "damero-mpi, $n process(es), 1 thread" "$work/mpi$n" \
     mpirun --oversubscribe --allow-run-as-root -np "$n" "$build/damero-mpi" --threads 1
 done
 for d in gen2 mpi1 mpi2 mpi4; do
