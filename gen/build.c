@@ -325,8 +325,9 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
     part.work = 0;
     progress_tell_part(options->progress, &part);
     report.seconds = seconds_now() - start;
+    wait_for_all(ranks); /* every process has finished */
     if (ranks)
-        combine_reports(ranks, &report); /* after every process has finished */
+        combine_reports(ranks, &report);
     if (options->report)
         *options->report = report;
     if (lock >= 0)
