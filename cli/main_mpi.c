@@ -20,9 +20,9 @@
 
 /* Process 0 speaks for the job until the build starts: what can go wrong before (the
  * arguments, the plan, the memory budget, the shared folder) is the same in every
- * process, and so would be their messages. The other processes' stderr
- * goes to /dev/null until then (quiet_stderr keeps it); their stdout for good, as
- * process 0 prints the job's summary. */
+ * process, and so would be their messages. The other processes' stderr goes to
+ * /dev/null until then (quiet_stderr keeps it); their stdout for good, as process 0
+ * prints the job's summary. */
 struct job {
     int quiet_stderr; /* -1 once stderr is restored */
     bool started;     /* the build has started: the processes have waited for all once */
