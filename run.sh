@@ -7,6 +7,8 @@
 #   ./run.sh sanitize   build with AddressSanitizer + UndefinedBehaviorSanitizer, run the tests
 #   ./run.sh tsan       build with ThreadSanitizer, run the threaded probing test
 #   ./run.sh clang      build with clang, warnings as errors, run the test suite
+#   ./run.sh mpi        build damero-mpi (OpenMPI, installed when missing) and run its tests:
+#                       1, 2 and 3 processes against damero gen, a killed one, a resume
 #   ./run.sh fuzz [S]   build the libFuzzer targets (clang, ASan + UBSan) and run each for
 #                       S seconds (default 60) from the seed corpora in fuzz/corpus/
 #
@@ -57,6 +59,8 @@ main_job() {
 # barriers (the default) would take the cores from each other.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
+# OpenMPI only for the MPI build: the default build needs no MPI.
+[ "${1:-main}" = mpi ] && packages+=(openmpi-bin libopenmpi-dev)
 install_missing
 case "${1:-main}" in
   main)
@@ -78,6 +82,10 @@ case "${1:-main}" in
     # build with either.
     build build-clang -DDAMERO_WERROR=ON -DCMAKE_C_COMPILER=clang
     ctest --test-dir build-clang --output-on-failure -j "$(nproc)" -LE slow ;;
+  mpi)
+    build_targets=(damero_cli damero_mpi kill_at_level test_plan)
+    build build-mpi -DDAMERO_MPI=ON
+    ctest --test-dir build-mpi --output-on-failure -L mpi -LE slow ;;
   fuzz)
     # only the fuzz targets: the shared library cannot link against clang's static ASan
     build_targets=(fuzz_fen fuzz_table fuzz_cli fuzz_pdn)
@@ -85,6 +93,6 @@ case "${1:-main}" in
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang
     fuzz/run_fuzzers.sh build-fuzz "${2:-60}" ;;
   *)
-    echo "usage: ./run.sh [main|test|sanitize|tsan|clang|fuzz [SECONDS]]" >&2
+    echo "usage: ./run.sh [main|test|sanitize|tsan|clang|mpi|fuzz [SECONDS]]" >&2
     exit 2 ;;
 esac

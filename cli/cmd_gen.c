@@ -80,11 +80,13 @@ struct gen_args {
 #define GB (1024.0 * 1024 * 1024)
 
 /* The default budget: three quarters of the machine's RAM, leaving room for the system
- * and the page cache the table files are read through. */
-static double default_budget(void)
+ * and the page cache the table files are read through, shared evenly by the processes of
+ * a job that run on this machine. */
+static double default_budget(const struct build_ranks *ranks)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page_size > 0 ? 0.75 * (double)pages * (double)page_size : 0;
+    int sharing = ranks ? ranks->on_this_machine : 1;
+    return pages > 0 && page_size > 0 ? 0.75 * (double)pages * (double)page_size / sharing : 0;
 }
 
 static void print_estimate(const struct gen_args *a, const struct build_estimate *e,
@@ -206,13 +208,45 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
     return EXIT_OK;
 }
 
+/* The summary on stdout: the tables built, the speed, the peak memory (of the largest
+ * process, in a job). */
+static void print_summary(const struct gen_args *a, const char *dir,
+                          const struct build_report *report, const struct build_ranks *ranks)
+{
+    printf("%s: %d table%s built, %d found intact, in %s\n", a->v->name, report->built,
+           report->built == 1 ? "" : "s", report->found, dir);
+    printf("%" PRIu64 " positions solved in %.1f s (%.1f M positions/s, ",
+           report->positions_built, report->seconds,
+           report->seconds > 0 ? (double)report->positions_built / report->seconds / 1e6 : 0.0);
+    if (ranks)
+        printf("%d process%s of ", ranks->count, ranks->count == 1 ? "" : "es");
+    printf("%d threads)\n", omp_get_max_threads());
+    if (report->levels_resumed > 0)
+        printf("%d levels of men advancement found finished by a build stopped before: "
+               "not solved again\n", report->levels_resumed);
+    if (a->self_check)
+        printf("%d tables self-checked: every position agrees with its moves\n",
+               report->self_checked);
+    struct rusage usage;
+    double peak_mb = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss / 1024.0 : 0;
+    if (ranks)
+        ranks->combine(ranks->ctx, NULL, 0, &peak_mb, 1);
+    if (peak_mb > 0)
+        printf("peak memory %.1f MB%s\n", peak_mb, ranks ? " (the largest process)" : "");
+}
+
 int cmd_gen(int argc, char **argv)
+{
+    return cmd_gen_shared(argc, argv, NULL);
+}
+
+int cmd_gen_shared(int argc, char **argv, const struct build_ranks *ranks)
 {
     struct gen_args a = { .dir = default_table_dir(), .hold_levels_mb = -1 };
     struct build_report report;
     struct build_estimate estimate;
     struct time_estimate time_estimate;
-    struct build_options options = { .report = &report, .estimate = &estimate };
+    struct build_options options = { .report = &report, .estimate = &estimate, .ranks = ranks };
     struct progress_bar bar;
     struct tableset ts;
     char dir[4096], err[2048];
@@ -226,7 +260,7 @@ int cmd_gen(int argc, char **argv)
     if (a.estimate_only)
         options.time_estimate = &time_estimate;
     options.rule_tables = a.rule_tables;
-    options.memory_budget = a.memory_gb > 0 ? a.memory_gb * GB : default_budget();
+    options.memory_budget = a.memory_gb > 0 ? a.memory_gb * GB : default_budget(ranks);
     snprintf(dir, sizeof dir, "%s/%s", a.dir, a.v->name);
     tableset_init(&ts, a.v, dir);
     /* solving reads DTM only; the self-check reads MTC too, and so do the rule tables'
@@ -243,28 +277,15 @@ int cmd_gen(int argc, char **argv)
     tableset_free(&ts);
     if (a.estimate_only) /* the estimate is the answer, whether it fits or not */
         print_estimate(&a, &estimate, options.memory_budget);
-    if (status < 0) {
+    if (status < 0 && ranks)
+        fprintf(stderr, "damero gen: process %d of %d: %s\n", ranks->rank, ranks->count, err);
+    else if (status < 0)
         fprintf(stderr, "damero gen: %s\n", err);
+    if (status < 0)
         return EXIT_FAILURE_RUN;
-    }
-    if (a.estimate_only) {
+    if (a.estimate_only)
         print_time_estimate(&a, &time_estimate);
-        return EXIT_OK;
-    }
-    printf("%s: %d table%s built, %d found intact, in %s\n", a.v->name, report.built,
-           report.built == 1 ? "" : "s", report.found, dir);
-    printf("%" PRIu64 " positions solved in %.1f s (%.1f M positions/s, %d threads)\n",
-           report.positions_built, report.seconds,
-           report.seconds > 0 ? (double)report.positions_built / report.seconds / 1e6 : 0.0,
-           omp_get_max_threads());
-    if (report.levels_resumed > 0)
-        printf("%d levels of men advancement found finished by a build stopped before: "
-               "not solved again\n", report.levels_resumed);
-    if (a.self_check)
-        printf("%d tables self-checked: every position agrees with its moves\n",
-               report.self_checked);
-    struct rusage usage;
-    if (getrusage(RUSAGE_SELF, &usage) == 0)
-        printf("peak memory %.1f MB\n", usage.ru_maxrss / 1024.0);
+    else
+        print_summary(&a, dir, &report, ranks);
     return EXIT_OK;
 }

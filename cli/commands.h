@@ -14,6 +14,10 @@ bool command_is_threaded(const char *name);
 
 int cmd_perft(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+/* damero gen shared by the processes of a job (cli/main_mpi.c): each builds its share of
+ * the plan (gen/build.h). */
+struct build_ranks;
+int cmd_gen_shared(int argc, char **argv, const struct build_ranks *ranks);
 int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_probe(int argc, char **argv);

@@ -3,6 +3,8 @@
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 /* Each trial thread waits on the mutex the caller holds, so that all of them stand at
  * once, each with its stack, as OpenMP's team will. */
@@ -45,4 +47,20 @@ void threads_start(const char *cmd, int wanted)
         can = use;
     }
     omp_set_num_threads(can);
+}
+
+/* OpenMP threads that wait at a barrier spin by default, burning a core each: on a
+ * machine shared with other jobs that doubles the CPU time of a build and slows the
+ * threads still working. The OpenMP runtime reads its waiting policy from the environment
+ * once, as the program loads, so unless the user chose one (OMP_WAIT_POLICY, or GNU's
+ * GOMP_SPINCOUNT), set passive waiting and start the program again. Tables do not depend
+ * on it. If the program cannot be started again, it carries on with the default policy. */
+void threads_prefer_passive_waits(char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT"))
+        return;
+    if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
+        return;
+    execv("/proc/self/exe", argv);
+    unsetenv("OMP_WAIT_POLICY"); /* not restarted: the policy is still the default */
 }

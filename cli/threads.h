@@ -10,4 +10,8 @@
  * did are used, leaving room for the work. */
 void threads_start(const char *cmd, int wanted);
 
+/* Makes OpenMP's waiting threads sleep rather than spin, unless the user chose (see
+ * threads.c): starts the program again with OMP_WAIT_POLICY=passive. Call first thing. */
+void threads_prefer_passive_waits(char **argv);
+
 #endif

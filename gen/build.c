@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "gen/deal.h"
 #include "gen/level_file.h"
 #include "rulegen/rule_table.h"
 #include "solve/self_check.h"
@@ -204,63 +205,117 @@ static int build_one(struct tableset *ts, const struct material *m, double posit
     return 0;
 }
 
+/* Builds item k of the plan, or reads it when found intact, and self-checks it and
+ * builds its rule tables as asked. `writes`: the folder is this build's to write. */
+static int build_item(struct tableset *ts, const struct plan *plan, int k, bool writes,
+                      const struct build_options *options, struct build_report *report,
+                      struct progress_part *part, char *err, size_t err_size)
+{
+    const struct material *m = &plan->list[k];
+    char name[MATERIAL_NAME_SIZE], checking[MATERIAL_NAME_SIZE + 16];
+    material_name(m, name);
+    part->name = name;
+    part->work = plan->positions[k];
+    progress_tell_part(options->progress, part);
+    if (ts->dir)
+        make_room(ts, plan, k, options->memory_budget);
+    if (tableset_find(ts, m)) {
+        /* built earlier in this process */
+    } else if (load_existing(ts, m)) {
+        report->found++;
+        if (writes)
+            level_files_remove(ts, m); /* left by a build killed as it finished */
+    } else if (tableset_get_successors(ts, m, err, err_size) < 0 ||
+               build_one(ts, m, plan->positions[k], options->memory_budget, options->progress,
+                         report, err, err_size) < 0) {
+        return -1;
+    }
+    if (options->self_check) {
+        char why[1024];
+        uint64_t bad;
+        if (!tableset_get(ts, m, err, err_size) ||
+            tableset_get_successors(ts, m, err, err_size) < 0)
+            return -1;
+        snprintf(checking, sizeof checking, "%s self-check", name);
+        part->name = checking;
+        progress_tell_part(options->progress, part);
+        if ((bad = self_check_table(ts, m, options->progress, why, sizeof why)) != 0) {
+            snprintf(err, err_size, "%s %s: %llu positions disagree with their moves; "
+                     "first: %s", ts->v->name, name, (unsigned long long)bad, why);
+            return -1;
+        }
+        report->self_checked++;
+    }
+    if (options->rule_tables && rule_tables_build(ts, m, NULL, err, err_size) < 0)
+        return -1;
+    return 0;
+}
+
+/* owner[k]: the process that builds item k, and wave[k] its wave (gen/deal.h); every
+ * item this process's, in one wave, when it builds alone. */
+static void deal_items(const struct plan *plan, const struct build_ranks *ranks,
+                       int owner[MAX_MATERIALS], int wave[MAX_MATERIALS])
+{
+    for (int k = 0; k < plan->count; k++)
+        owner[k] = wave[k] = 0;
+    if (!ranks)
+        return;
+    plan_waves(plan, wave);
+    plan_deal(plan, wave, ranks->count, owner);
+}
+
+/* The job's report from each process's: the counts summed, the time the longest. */
+static void combine_reports(const struct build_ranks *ranks, struct build_report *report)
+{
+    double sums[] = { report->built, report->found, report->self_checked,
+                      report->levels_resumed, (double)report->positions_built };
+    double most[] = { report->seconds };
+    ranks->combine(ranks->ctx, sums, 5, most, 1);
+    report->built = (int)sums[0];
+    report->found = (int)sums[1];
+    report->self_checked = (int)sums[2];
+    report->levels_resumed = (int)sums[3];
+    report->positions_built = (uint64_t)sums[4];
+    report->seconds = most[0];
+}
+
+static void wait_for_all(const struct build_ranks *ranks)
+{
+    if (ranks)
+        ranks->wait_for_all(ranks->ctx);
+}
+
 static int build_plan(struct tableset *ts, const struct plan *plan,
                       const struct build_options *options, char *err, size_t err_size)
 {
     double start = seconds_now();
     struct build_report report = { 0 };
     struct progress_part part = { .parts = "materials", .total = plan->count };
-    char name[MATERIAL_NAME_SIZE], checking[MATERIAL_NAME_SIZE + 16];
-    int lock = -1;
+    const struct build_ranks *ranks = options->ranks;
+    int lock = -1, owner[MAX_MATERIALS], wave[MAX_MATERIALS];
+    /* in a job, process 0 takes the folder's lock for all of them */
+    bool leader = !ranks || ranks->rank == 0;
 
     if (ts->dir && (ensure_dir(ts->dir, err, err_size) < 0 ||
-                    (lock = lock_folder(ts->dir, err, err_size)) == -1))
+                    (leader && (lock = lock_folder(ts->dir, err, err_size)) == -1)))
         return -1;
     if (lock >= 0)
         remove_stale_temporaries(ts->dir);
+    wait_for_all(ranks); /* nobody writes before the lock is held and the folder clean */
+    bool writes = leader ? lock >= 0 : true;
+    deal_items(plan, ranks, owner, wave);
     for (int k = 0; k < plan->count; k++) {
         part.total_work += plan->positions[k];
         part.total_cost += material_cost(&plan->list[k], plan->positions[k]);
     }
 
     for (int k = 0; k < plan->count; k++) {
-        const struct material *m = &plan->list[k];
-        material_name(m, name);
-        part.name = name;
-        part.work = plan->positions[k];
-        part.cost = material_cost(m, plan->positions[k]);
-        progress_tell_part(options->progress, &part);
-        if (ts->dir)
-            make_room(ts, plan, k, options->memory_budget);
-        if (tableset_find(ts, m)) {
-            /* built earlier in this process */
-        } else if (load_existing(ts, m)) {
-            report.found++;
-            if (lock >= 0)
-                level_files_remove(ts, m); /* left by a build killed as it finished */
-        } else {
-            if (tableset_get_successors(ts, m, err, err_size) < 0 ||
-                build_one(ts, m, plan->positions[k], options->memory_budget,
-                          options->progress, &report, err, err_size) < 0)
-                goto fail;
-        }
-        if (options->self_check) {
-            char why[1024];
-            uint64_t bad;
-            if (!tableset_get(ts, m, err, err_size) ||
-                tableset_get_successors(ts, m, err, err_size) < 0)
-                goto fail;
-            snprintf(checking, sizeof checking, "%s self-check", name);
-            part.name = checking;
-            progress_tell_part(options->progress, &part);
-            if ((bad = self_check_table(ts, m, options->progress, why, sizeof why)) != 0) {
-                snprintf(err, err_size, "%s %s: %llu positions disagree with their moves; "
-                         "first: %s", ts->v->name, name, (unsigned long long)bad, why);
-                goto fail;
-            }
-            report.self_checked++;
-        }
-        if (options->rule_tables && rule_tables_build(ts, m, NULL, err, err_size) < 0)
+        /* every process counts every material, so that the progress is the job's */
+        part.cost = material_cost(&plan->list[k], plan->positions[k]);
+        if (k > 0 && wave[k] != wave[k - 1])
+            wait_for_all(ranks); /* the next wave reads what this one wrote */
+        if (owner[k] == (ranks ? ranks->rank : 0) &&
+            build_item(ts, plan, k, writes, options, &report, &part, err, err_size) < 0)
             goto fail;
         part.done = k + 1;
         part.work_done += plan->positions[k];
@@ -275,6 +330,9 @@ static int build_plan(struct tableset *ts, const struct plan *plan,
     part.work = part.cost = 0;
     progress_tell_part(options->progress, &part);
     report.seconds = seconds_now() - start;
+    wait_for_all(ranks); /* every process has finished */
+    if (ranks)
+        combine_reports(ranks, &report);
     if (options->report)
         *options->report = report;
     if (lock >= 0)

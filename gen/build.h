@@ -21,6 +21,20 @@ struct build_report {
     double seconds;
 };
 
+/* The processes of a job that share a build (damero-mpi, docs/cluster.md): each builds
+ * the items of the plan dealt to it (gen/deal.h) into the one shared folder, and all wait
+ * for one another between waves. Process 0 holds the folder's lock for the job. */
+struct build_ranks {
+    int rank, count;     /* this process, of count */
+    int on_this_machine; /* the job's processes on this machine, sharing its memory */
+    /* returns once every process has called it */
+    void (*wait_for_all)(void *ctx);
+    /* sums[0..n_sums) summed over the processes and most[0..n_most) their maxima, in
+     * every process */
+    void (*combine)(void *ctx, double *sums, int n_sums, double *most, int n_most);
+    void *ctx;
+};
+
 struct build_options {
     bool self_check; /* recompute every table built or found from its moves */
     /* told how far the build has come, one part per material (NULL: nobody asked) */
@@ -34,6 +48,9 @@ struct build_options {
      * materials first (gen/time_estimate.h): seconds of work */
     struct time_estimate *time_estimate;
     bool rule_tables; /* also build each material's rule tables (rulegen/rule_table.h) */
+    /* the job's processes, when several share the build (NULL: this process alone); the
+     * report is then the job's */
+    const struct build_ranks *ranks;
 };
 
 /* Builds the n materials in `wanted` (any orientation) and every material they depend on

@@ -213,15 +213,12 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 
-# walk.py DAMERO VARIANT DIR FILE: plays each example_line of FILE (verify --json) with
-# `damero probe --json`: each move among its position's moves, its "after" the next
-# position, and the last position lost for its side to move, with no move left.
-cat > "$tmp/walk.py" << 'EOF'
+# probe_json.py: the probe both walks below play their lines with, from their arguments
+# DAMERO VARIANT DIR.
+cat > "$tmp/probe_json.py" << 'EOF'
 import json, subprocess, sys
 
-damero, variant, tables, path = sys.argv[1:5]
-o = json.load(open(path))
-bad, played, lines = [], {}, 0
+damero, variant, tables = sys.argv[1:4]
 
 
 def probe(fen):
@@ -230,6 +227,19 @@ def probe(fen):
     if r.returncode != 0:
         raise RuntimeError(f"probe {fen}: exit {r.returncode}: {r.stdout}{r.stderr}")
     return json.loads(r.stdout)
+EOF
+
+# walk.py DAMERO VARIANT DIR FILE: plays each example_line of FILE (verify --json) with
+# `damero probe --json`: each move among its position's moves, its "after" the next
+# position, and the last position lost for its side to move, with no move left.
+cat > "$tmp/walk.py" << 'EOF'
+import json, sys
+
+from probe_json import probe, variant
+
+path = sys.argv[4]
+o = json.load(open(path))
+bad, played, lines = [], {}, 0
 
 
 def play(fen, line):
@@ -283,19 +293,13 @@ EOF
 # start, each move among its position's moves, as many as the wait's plies, none of them
 # a capture or promotion but the last, which is one (or a man's move, or the game ends).
 cat > "$tmp/resetwalk.py" << 'EOF'
-import json, subprocess, sys
+import json, sys
 
-damero, variant, tables, path = sys.argv[1:5]
+from probe_json import probe, variant
+
+path = sys.argv[4]
 o = json.load(open(path))
 bad, lines = [], 0
-
-
-def probe(fen):
-    r = subprocess.run([damero, "probe", "--variant", variant, "--dir", tables, "--json", fen],
-                       capture_output=True, text=True, timeout=60)
-    if r.returncode != 0:
-        raise RuntimeError(f"probe {fen}: exit {r.returncode}: {r.stdout}{r.stderr}")
-    return json.loads(r.stdout)
 
 
 def pieces(fen):
