@@ -227,6 +227,15 @@ def probe(fen):
     if r.returncode != 0:
         raise RuntimeError(f"probe {fen}: exit {r.returncode}: {r.stdout}{r.stderr}")
     return json.loads(r.stdout)
+
+
+def finish(bad, lines, none_found):
+    """Prints what is wrong, none_found too if no line was played, and exits 1 if any."""
+    if lines == 0:
+        bad.append(none_found)
+    for b in bad:
+        print("    " + b)
+    sys.exit(1 if bad else 0)
 EOF
 
 # walk.py DAMERO VARIANT DIR FILE: plays each example_line of FILE (verify --json) with
@@ -235,7 +244,7 @@ EOF
 cat > "$tmp/walk.py" << 'EOF'
 import json, sys
 
-from probe_json import probe, variant
+from probe_json import finish, probe, variant
 
 path = sys.argv[4]
 o = json.load(open(path))
@@ -281,11 +290,7 @@ for rule in o["rules"]:
         elif (start["wdl"], start["dtm"]) != ("win" if strong else "loss", plies):
             bad.append(f"{w}: probe says {start['wdl']} in {start['dtm']}, not a "
                        f"{'win' if strong else 'loss'} in {plies}")
-if lines == 0:
-    bad.append(f"{path}: no example_line")
-for b in bad:
-    print("    " + b)
-sys.exit(1 if bad else 0)
+finish(bad, lines, f"{path}: no example_line")
 EOF
 
 # resetwalk.py DAMERO VARIANT DIR FILE: plays each no-progress rule's longest_wait line
@@ -295,7 +300,7 @@ EOF
 cat > "$tmp/resetwalk.py" << 'EOF'
 import json, sys
 
-from probe_json import probe, variant
+from probe_json import finish, probe, variant
 
 path = sys.argv[4]
 o = json.load(open(path))
@@ -346,11 +351,7 @@ for rule in o["rules"]:
             bad.append(f"{name}: ply {k + 1}, {move}, is a {did} before the line's end")
         if last and not did and p["moves"]:
             bad.append(f"{name}: the last move, {move}, resets nothing and the game goes on")
-if lines == 0:
-    bad.append(f"{path}: no longest_wait line")
-for b in bad:
-    print("    " + b)
-sys.exit(1 if bad else 0)
+finish(bad, lines, f"{path}: no longest_wait line")
 EOF
 
 if $have_python; then
