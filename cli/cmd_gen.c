@@ -169,21 +169,21 @@ static const struct option_word metrics_words[] = {
 
 /* Material k of the plan as JSON: what the cluster model (bench/cluster_model.py)
  * replays. */
-static json_t *material_json(const struct plan *plan, int k, const int *wave,
-                             const int *owner, const struct build_estimate *e,
-                             const struct calibration *c)
+static json_t *material_json(const struct plan *plan, int k, const int *wave, const int *owner,
+                             const struct build_estimate *e, const struct calibration *c)
 {
     const struct material *m = &plan->list[k];
     char name[MATERIAL_NAME_SIZE];
     material_name(m, name);
     double positions = 2 * plan->positions[k];
-    double cpu = plan->found[k] ? 0 : positions * seconds_per_position(c, work_class_of(m),
-                                                                      material_pieces(m));
+    double cpu = plan->found[k] ? 0
+                                : positions * seconds_per_position(c, work_class_of(m),
+                                                                   material_pieces(m));
     json_t *reads = json_array();
     for (int r = 0; r < plan->num_reads[k]; r++)
         json_append(&reads, json_integer(plan->reads[k][r]));
-    return json_pack("{s:s, s:i, s:b, s:f, s:f, s:b, s:i, s:i, s:o, s:f, s:f, s:f}", "name", name,
-                     "pieces", material_pieces(m), "kings_only",
+    return json_pack("{s:s, s:i, s:b, s:f, s:f, s:b, s:i, s:i, s:o, s:f, s:f, s:f}", "name",
+                     name, "pieces", material_pieces(m), "kings_only",
                      work_class_of(m) == WORK_KINGS_ONLY, "positions", positions,
                      "largest_level", 2 * plan->largest_level[k], "found", plan->found[k],
                      "wave", wave[k], "process", owner[k], "reads", reads, "memory_bytes",
@@ -204,8 +204,8 @@ static int print_plan_json(const struct gen_args *a, const struct plan *plan,
         json_append(&materials, material_json(plan, k, wave, owner, e, &t->calibration));
     const struct calibration *c = &t->calibration;
     json_t *calibration = json_pack(
-        "{s:i, s:i, s:f, s:f, s:f}", "pieces", c->pieces, "threads", c->threads,
-        "wall_seconds", c->wall_seconds, "kings_only_rate",
+        "{s:i, s:i, s:f, s:f, s:f}", "pieces", c->pieces, "threads", c->threads, "wall_seconds",
+        c->wall_seconds, "kings_only_rate",
         1 / seconds_per_position(c, WORK_KINGS_ONLY, c->pieces), "with_men_rate",
         1 / seconds_per_position(c, WORK_WITH_MEN, c->pieces));
     json_t *object = json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:o, s:o}", "variant",
@@ -243,7 +243,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         return status;
     if (a->json && !a->estimate_only)
         return usage_error("gen", "--json prints the plan of --estimate: add --estimate, or "
-                           "leave --json out");
+                                  "leave --json out");
     const char *without = a->metrics == METRICS_WDL ? "DTM and MTC" : "DTM";
     if (a->metrics != METRICS_ALL && a->self_check)
         return usage_error("gen", "--self-check checks DTM and MTC; --metrics %s does not "
