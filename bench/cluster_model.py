@@ -3,7 +3,7 @@
 process needs and how many bytes cross the network, on N processes of T threads.
 
 It replays the plan that `damero gen --estimate --json` prints (the materials in building
-order, their positions, waves, successors, memory need and processor seconds at the rates
+order, their positions, successors, memory need and processor seconds at the rates
 measured by the estimate's calibration) in one of two modes:
 
   whole   what damero-mpi does today (gen/deal.c): each wave's materials dealt out, the
@@ -36,10 +36,7 @@ def deal(materials, processes):
     order of work (the larger first, the earlier on a tie) to the process with the least
     work of that wave so far (the lowest numbered on a tie)."""
     owner = [0] * len(materials)
-    waves = {}
-    for k, m in enumerate(materials):
-        waves.setdefault(m["wave"], []).append(k)
-    for items in waves.values():
+    for items in wave_items(materials):
         load = [0.0] * processes
         for k in sorted(items, key=lambda k: (-work(materials[k]), k)):
             least = min(range(processes), key=lambda p: (load[p], p))
@@ -66,6 +63,16 @@ def waves_of(materials):
     return wave
 
 
+def wave_items(materials):
+    """The materials of each wave, in the plan's order."""
+    waves = []
+    for k, w in enumerate(waves_of(materials)):
+        if w == len(waves):
+            waves.append([])
+        waves[w].append(k)
+    return waves
+
+
 def file_bytes(m, bits):
     return m["positions"] * bits / 8
 
@@ -75,12 +82,9 @@ def whole(plan, processes, threads, cores, net):
     critical path: the largest material's own time)."""
     materials = plan["materials"]
     owner = deal(materials, processes)
-    by_wave = {}
-    for k, m in enumerate(materials):
-        by_wave.setdefault(m["wave"], []).append(k)
     seconds = moved = 0.0
     memory = [0.0] * processes
-    for items in by_wave.values():
+    for items in wave_items(materials):
         busy = [0.0] * processes
         wave_bytes = wave_cpu = 0.0
         for k in items:
@@ -102,7 +106,7 @@ def whole(plan, processes, threads, cores, net):
 
 def ranges(plan, processes, threads, cores, net):
     """Each material split over every process, one after another: its processor time
-    over all the threads, every process reading its successors' files, and its values (2
+    over all the job's cores (threads: as whole's, unused), every process reading its successors' files, and its values (2
     bits a position) exchanged once per level, each process receiving the others' share.
     Memory: the successors held whole, the table being solved shared out."""
     seconds = moved = memory = 0.0

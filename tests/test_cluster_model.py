@@ -17,16 +17,17 @@ import cluster_model  # noqa: E402
 NO_BYTES = {"node": 1e9, "aggregate": 1e10, "bits": 0}
 
 
-def material(wave, cpu, reads=()):
-    return {"wave": wave, "positions": 2 * cpu, "found": False, "cpu_seconds": cpu,
+def material(cpu, reads=()):
+    return {"positions": 2 * cpu, "found": False, "cpu_seconds": cpu,
             "reads": list(reads), "memory_bytes": cpu, "solving_bytes": cpu}
 
 
 def test_wave_maxima():
     # wave 1 dealt the largest first to the least loaded of 2: 4 to process 0, 3 to
     # process 1, then 2 to process 1 (3 < 4): its slowest is process 1 with 5
-    plan = {"materials": [material(0, 10), material(1, 4, [0]), material(1, 3, [0]),
-                          material(1, 2, [0]), material(2, 7, [1, 2])]}
+    plan = {"materials": [material(10), material(4, [0]), material(3, [0]),
+                          material(2, [0]), material(7, [1, 2])]}
+    assert cluster_model.waves_of(plan["materials"]) == [0, 1, 1, 1, 2]
     assert cluster_model.deal(plan["materials"], 2) == [0, 0, 1, 1, 0]
     seconds, moved, memory, critical = cluster_model.whole(plan, 2, 1, 2, NO_BYTES)
     assert seconds == 10 + 5 + 7, seconds
@@ -37,7 +38,7 @@ def test_wave_maxima():
 
 def test_reads_only_what_another_process_built():
     net = {"node": 1.0, "aggregate": 1e12, "bits": 8}  # a byte a position, a byte a second
-    plan = {"materials": [material(0, 0), material(0, 0), material(1, 0, [0, 1])]}
+    plan = {"materials": [material(0), material(0), material(0, [0, 1])]}
     plan["materials"][0]["positions"] = 100
     plan["materials"][1]["positions"] = 10
     # 2 processes: material 0 (the larger) on process 0, 1 on process 1, and material 2 on
