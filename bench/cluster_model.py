@@ -151,8 +151,13 @@ def main():
     if min(a.processes) < 1 or a.threads < 1 or a.cores < 0:
         sys.exit("cluster_model: --processes and --threads count from 1, --cores from 0 "
                  "(0: a core for every thread)")
-    with open(a.plan) if a.plan != "-" else sys.stdin as f:
-        plan = json.load(f)
+    try:
+        with open(a.plan) if a.plan != "-" else sys.stdin as f:
+            plan = json.load(f)
+        plan["materials"][0]["cpu_seconds"]
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+        sys.exit(f"cluster_model: {a.plan} is not a plan ({e}): make one with damero gen "
+                 "--variant V --pieces P --estimate --json > plan.json")
     net = {"node": a.node_bandwidth * GB, "aggregate": a.aggregate_bandwidth * GB,
            "bits": a.bits_per_position}
     print(f"{plan['variant']} {plan['metrics']}: {len(plan['materials'])} materials, "

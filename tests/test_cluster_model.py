@@ -48,6 +48,14 @@ def test_reads_only_what_another_process_built():
     assert seconds == 100 + 10, seconds
 
 
+def test_not_a_plan():
+    model = cluster_model.__file__
+    for stdin in ("{}", "not json"):
+        run = subprocess.run([sys.executable, model, "-"], input=stdin, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        assert run.returncode == 1 and "--estimate --json > plan.json" in run.stderr, run
+
+
 def plan_of(command):
     out = subprocess.run(command, check=True, stdout=subprocess.PIPE, timeout=600).stdout
     return json.loads(out)
@@ -80,6 +88,7 @@ def main():
     damero_mpi = sys.argv[2] if len(sys.argv) > 2 else None
     test_wave_maxima()
     test_reads_only_what_another_process_built()
+    test_not_a_plan()
     test_program_plan(damero, damero_mpi)
     print("cluster_model: ok")
 
