@@ -9,15 +9,17 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/json_out.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/threads.h"
 #include "gen/build.h"
+#include "gen/deal.h"
 
 static const char help[] =
     "usage: damero gen --variant NAME (--pieces N | MATERIAL...) [--threads T] [--dir DIR]\n"
     "                  [--self-check] [--memory GB] [--estimate]\n"
-    "                  [--metrics all|wdl|wdl+mtc] [--rules] [--hold-levels MB]\n"
+    "                  [--metrics all|wdl|wdl+mtc] [--rules] [--hold-levels MB] [--json]\n"
     "\n"
     "Builds endgame tables (WDL, DTM and MTC, both sides to move) by retrograde analysis,\n"
     "with every table they depend on, fewest pieces first. Tables already built and intact\n"
@@ -39,6 +41,9 @@ static const char help[] =
     "                  nothing; for the time it first solves the variant's materials of\n"
     "                  up to 4 pieces (3 on 10x10) in a temporary folder, a second or\n"
     "                  two, with the same --threads and --metrics\n"
+    "  --json          with --estimate: print the plan as one JSON object instead, each\n"
+    "                  material with its positions, wave, process, the materials it\n"
+    "                  reads, its memory and processor time (bench/cluster_model.py)\n"
     "  --metrics wdl   build WDL tables only (MATERIAL.wdl, exact values): no DTM or MTC,\n"
     "                  less time and memory; probes and 'damero verify' that need DTM or\n"
     "                  MTC say they are missing. 'all' (the default) builds all three\n"
@@ -69,7 +74,7 @@ struct gen_args {
     const struct variant *v;
     const char *dir;
     int pieces, threads;
-    bool self_check, estimate_only, rule_tables;
+    bool self_check, estimate_only, rule_tables, json;
     int metrics; /* --metrics: its place in metrics_words */
     double memory_gb; /* 0: the default share of the machine's RAM */
     int hold_levels_mb; /* -1: the default (LEVELS_HELD_DEFAULT) */
@@ -162,6 +167,55 @@ static const struct option_word metrics_words[] = {
     { NULL, NULL },
 };
 
+/* Material k of the plan as JSON: what the cluster model (bench/cluster_model.py)
+ * replays. */
+static json_t *material_json(const struct plan *plan, int k, const int *wave, const int *owner,
+                             const struct build_estimate *e, const struct calibration *c)
+{
+    const struct material *m = &plan->list[k];
+    char name[MATERIAL_NAME_SIZE];
+    material_name(m, name);
+    double positions = 2 * plan->positions[k];
+    double cpu = plan->found[k] ? 0
+                                : positions * seconds_per_position(c, work_class_of(m),
+                                                                   material_pieces(m));
+    json_t *reads = json_array();
+    for (int r = 0; r < plan->num_reads[k]; r++)
+        json_append(&reads, json_integer(plan->reads[k][r]));
+    return json_pack("{s:s, s:i, s:b, s:f, s:f, s:b, s:i, s:i, s:o, s:f, s:f, s:f}", "name",
+                     name, "pieces", material_pieces(m), "kings_only",
+                     work_class_of(m) == WORK_KINGS_ONLY, "positions", positions,
+                     "largest_level", 2 * plan->largest_level[k], "found", plan->found[k],
+                     "wave", wave[k], "process", owner[k], "reads", reads, "memory_bytes",
+                     e->item_bytes[k], "solving_bytes", e->item_solving[k], "cpu_seconds", cpu);
+}
+
+/* --estimate --json: the plan and its estimates as one JSON object; each material's
+ * wave and process as the job's processes (1 for damero gen) deal them (gen/deal.h). */
+static int print_plan_json(const struct gen_args *a, const struct plan *plan,
+                           const struct build_estimate *e, const struct time_estimate *t,
+                           const struct build_ranks *ranks)
+{
+    int wave[MAX_MATERIALS], owner[MAX_MATERIALS], processes = ranks ? ranks->count : 1;
+    plan_waves(plan, wave);
+    plan_deal(plan, wave, processes, owner);
+    json_t *materials = json_array();
+    for (int k = 0; k < plan->count; k++)
+        json_append(&materials, material_json(plan, k, wave, owner, e, &t->calibration));
+    const struct calibration *c = &t->calibration;
+    json_t *calibration = json_pack(
+        "{s:i, s:i, s:f, s:f, s:f}", "pieces", c->pieces, "threads", c->threads, "wall_seconds",
+        c->wall_seconds, "kings_only_rate",
+        1 / seconds_per_position(c, WORK_KINGS_ONLY, c->pieces), "with_men_rate",
+        1 / seconds_per_position(c, WORK_WITH_MEN, c->pieces));
+    json_t *object = json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:o, s:o}", "variant",
+                               a->v->name, "metrics", metrics_words[a->metrics].word,
+                               "processes", processes, "peak_bytes", e->peak_bytes,
+                               "cpu_seconds", t->cpu_seconds, "wall_seconds", t->wall_seconds,
+                               "calibration", calibration, "materials", materials);
+    return json_print("gen", object) < 0 ? EXIT_FAILURE_RUN : EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, struct gen_args *a)
 {
     const struct option_spec options[] = {
@@ -174,6 +228,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         { "verify", OPTION_FLAG, .to.flag = &a->self_check }, /* the old name of --self-check */
         { "memory", OPTION_GIGABYTES, .to.gigabytes = &a->memory_gb },
         { "estimate", OPTION_FLAG, .to.flag = &a->estimate_only },
+        { "json", OPTION_FLAG, .to.flag = &a->json },
         { "metrics", OPTION_WORD, .to.number = &a->metrics, .words = metrics_words },
         { "rules", OPTION_FLAG, .to.flag = &a->rule_tables },
         { "hold-levels", OPTION_NUMBER, .to.number = &a->hold_levels_mb, .min = 0,
@@ -186,6 +241,9 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 
     if (status != EXIT_OK)
         return status;
+    if (a->json && !a->estimate_only)
+        return usage_error("gen", "--json prints the plan of --estimate: add --estimate, or "
+                                  "leave --json out");
     const char *without = a->metrics == METRICS_WDL ? "DTM and MTC" : "DTM";
     if (a->metrics != METRICS_ALL && a->self_check)
         return usage_error("gen", "--self-check checks DTM and MTC; --metrics %s does not "
@@ -259,6 +317,10 @@ int cmd_gen_shared(int argc, char **argv, const struct build_ranks *ranks)
     options.estimate_only = a.estimate_only;
     if (a.estimate_only)
         options.time_estimate = &time_estimate;
+    if (a.json && !(options.plan = malloc(sizeof *options.plan))) {
+        fprintf(stderr, "damero gen: out of memory\n");
+        return EXIT_FAILURE_RUN;
+    }
     options.rule_tables = a.rule_tables;
     options.memory_budget = a.memory_gb > 0 ? a.memory_gb * GB : default_budget(ranks);
     snprintf(dir, sizeof dir, "%s/%s", a.dir, a.v->name);
@@ -275,14 +337,19 @@ int cmd_gen_shared(int argc, char **argv, const struct build_ranks *ranks)
     status = build_materials(&ts, a.wanted, a.num_wanted, &options, err, sizeof err);
     progress_bar_end(&bar);
     tableset_free(&ts);
-    if (a.estimate_only) /* the estimate is the answer, whether it fits or not */
+    if (a.estimate_only && !a.json) /* the answer, whether it fits or not */
         print_estimate(&a, &estimate, options.memory_budget);
     if (status < 0 && ranks)
         fprintf(stderr, "damero gen: process %d of %d: %s\n", ranks->rank, ranks->count, err);
     else if (status < 0)
         fprintf(stderr, "damero gen: %s\n", err);
+    if (status == 0 && a.json)
+        status = print_plan_json(&a, options.plan, &estimate, &time_estimate, ranks);
+    free(options.plan);
     if (status < 0)
         return EXIT_FAILURE_RUN;
+    if (a.json)
+        return status;
     if (a.estimate_only)
         print_time_estimate(&a, &time_estimate);
     else

@@ -357,6 +357,8 @@ int build_materials(struct tableset *ts, const struct material *wanted, int n,
     estimate_plan(ts, plan, options->memory_budget, &estimate);
     if (options->estimate)
         *options->estimate = estimate;
+    if (options->plan)
+        *options->plan = *plan;
     int result = check_budget(ts->v, &estimate, options->memory_budget, err, err_size);
     struct calibration calibration;
     if (result == 0 && options->time_estimate &&

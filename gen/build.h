@@ -47,6 +47,7 @@ struct build_options {
     /* when not NULL, filled in with the time the plan will take, timing a few small
      * materials first (gen/time_estimate.h): seconds of work */
     struct time_estimate *time_estimate;
+    struct plan *plan; /* when not NULL, filled in with the build's plan (--estimate --json) */
     bool rule_tables; /* also build each material's rule tables (rulegen/rule_table.h) */
     /* the job's processes, when several share the build (NULL: this process alone); the
      * report is then the job's */

@@ -392,6 +392,8 @@ void estimate_plan(const struct tableset *ts, const struct plan *plan, double bu
         in_memory[k] = plan->found[k] || !ts->dir;
         for (int j = 0; j <= k && ts->dir; j++)
             in_memory[j] &= plan->last_use[j] != k;
+        e->item_bytes[k] = memory_total(solving, held);
+        e->item_solving[k] = solving;
         if (memory_total(solving, held) <= e->peak_bytes)
             continue;
         e->peak_bytes = memory_total(solving, held);

@@ -40,6 +40,9 @@ struct build_estimate {
     struct material peak_material;
     bool peak_found;            /* that material's table is on disk: read and checked */
     double peak_positions;      /* per side to move, of that material */
+    /* the least each item of the plan needs, as peak_bytes (what the process building
+     * it holds), and of that the table being solved, as peak_solving */
+    double item_bytes[MAX_MATERIALS], item_solving[MAX_MATERIALS];
 };
 
 /* bytes as "1.25 GB", or "310 MB" below a gigabyte, for messages. */

@@ -385,6 +385,9 @@ expect 0 "budget 16.00 GB: fits" -- gen --variant russian --pieces 6 --estimate 
   --dir "$tmp/budget"
 check "--estimate wrote files: $(ls -R "$tmp/budget" 2>/dev/null)" \
   test -z "$(ls "$tmp/budget/russian" 2>/dev/null)"
+# --json is the plan of --estimate (tests/test_cluster_model.py reads it), nothing alone
+expect 2 "--json prints the plan of --estimate: add --estimate" -- gen --variant russian \
+  --pieces 3 --json --dir "$tmp/budget"
 # it also estimates the time, from a few small materials it solves in a temporary folder
 # of its own, removed after (what it prints is checked, never how long it takes)
 mkdir "$tmp/calibration"
