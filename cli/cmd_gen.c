@@ -315,7 +315,10 @@ int cmd_gen_shared(int argc, char **argv, const struct build_ranks *ranks)
     threads_start("gen", a.threads);
     options.self_check = a.self_check;
     options.estimate_only = a.estimate_only;
-    if (a.estimate_only)
+    /* in a job only process 0's output is kept (cli/main_mpi.c): the others need no
+     * calibration of their own */
+    bool prints = !ranks || ranks->rank == 0;
+    if (a.estimate_only && prints)
         options.time_estimate = &time_estimate;
     if (a.json && !(options.plan = malloc(sizeof *options.plan))) {
         fprintf(stderr, "damero gen: out of memory\n");
@@ -343,16 +346,16 @@ int cmd_gen_shared(int argc, char **argv, const struct build_ranks *ranks)
         fprintf(stderr, "damero gen: process %d of %d: %s\n", ranks->rank, ranks->count, err);
     else if (status < 0)
         fprintf(stderr, "damero gen: %s\n", err);
-    if (status == 0 && a.json)
+    if (status == 0 && a.json && prints)
         status = print_plan_json(&a, options.plan, &estimate, &time_estimate, ranks);
     free(options.plan);
     if (status < 0)
         return EXIT_FAILURE_RUN;
     if (a.json)
         return status;
-    if (a.estimate_only)
+    if (a.estimate_only && prints)
         print_time_estimate(&a, &time_estimate);
-    else
+    else if (!a.estimate_only)
         print_summary(&a, dir, &report, ranks);
     return EXIT_OK;
 }
